@@ -1,0 +1,130 @@
+/**
+ * Environment configuration read once at start-up. Each field is a reader that
+ * knows its variable's name, so a bad value is reported as one line naming it.
+ */
+export class ConfigError extends Error {
+  constructor(readonly variable: string, problem: string) {
+    super(`Invalid configuration: ${variable} ${problem}`);
+    this.name = 'ConfigError';
+  }
+}
+
+export type Env = Record<string, string | undefined>;
+export type Reader<T> = (env: Env) => T;
+
+function raw(env: Env, name: string): string | undefined {
+  const value = env[name];
+  return value === undefined || value.trim() === '' ? undefined : value.trim();
+}
+
+function present(env: Env, name: string, fallback: string | undefined): string {
+  const value = raw(env, name) ?? fallback;
+  if (value === undefined) throw new ConfigError(name, 'is required but not set');
+  return value;
+}
+
+export function str(name: string, fallback?: string): Reader<string> {
+  return (env) => present(env, name, fallback);
+}
+
+export function optionalStr(name: string): Reader<string | undefined> {
+  return (env) => raw(env, name);
+}
+
+export function int(name: string, fallback: number | undefined, bounds: { min?: number; max?: number } = {}): Reader<number> {
+  return (env) => {
+    const text = present(env, name, fallback?.toString());
+    const value = Number(text);
+    const { min = Number.MIN_SAFE_INTEGER, max = Number.MAX_SAFE_INTEGER } = bounds;
+    if (!/^-?\d+$/.test(text) || value < min || value > max) {
+      throw new ConfigError(name, `must be an integer from ${min} to ${max} (got "${text}")`);
+    }
+    return value;
+  };
+}
+
+export function port(name: string, fallback: number): Reader<number> {
+  return int(name, fallback, { min: 1, max: 65535 });
+}
+
+export function oneOf<T extends string>(name: string, allowed: readonly T[], fallback: T): Reader<T> {
+  return (env) => {
+    const text = present(env, name, fallback);
+    if (!(allowed as readonly string[]).includes(text)) {
+      throw new ConfigError(name, `must be one of ${allowed.join(', ')} (got "${text}")`);
+    }
+    return text as T;
+  };
+}
+
+export function bool(name: string, fallback: boolean): Reader<boolean> {
+  return (env) => {
+    const text = present(env, name, String(fallback)).toLowerCase();
+    if (text !== 'true' && text !== 'false') throw new ConfigError(name, `must be true or false (got "${text}")`);
+    return text === 'true';
+  };
+}
+
+export function instant(name: string, fallback: string): Reader<Date> {
+  return (env) => {
+    const text = present(env, name, fallback);
+    const value = new Date(text);
+    if (!/^\d{4}-\d{2}-\d{2}T/.test(text) || Number.isNaN(value.getTime())) {
+      throw new ConfigError(name, `must be an ISO 8601 date-time (got "${text}")`);
+    }
+    return value;
+  };
+}
+
+/** `host:port`, as used for the services' TCP transports. */
+export function hostPort(name: string, fallback: string): Reader<{ host: string; port: number }> {
+  return (env) => {
+    const text = present(env, name, fallback);
+    const match = /^([^:\s]+):(\d{1,5})$/.exec(text);
+    const portNumber = match ? Number(match[2]) : 0;
+    if (!match || portNumber < 1 || portNumber > 65535) throw new ConfigError(name, `must be host:port (got "${text}")`);
+    return { host: match[1], port: portNumber };
+  };
+}
+
+export function list(name: string, fallback: string): Reader<string[]> {
+  return (env) => present(env, name, fallback).split(',').map((item) => item.trim()).filter(Boolean);
+}
+
+export function postgresUrl(name: string, fallback: string): Reader<string> {
+  return (env) => {
+    const text = present(env, name, fallback);
+    let url: URL;
+    try {
+      url = new URL(text);
+    } catch {
+      throw new ConfigError(name, 'must be a postgres:// URL');
+    }
+    if (!['postgres:', 'postgresql:'].includes(url.protocol) || url.pathname.length < 2) {
+      throw new ConfigError(name, 'must be a postgres:// URL that names a database');
+    }
+    return text;
+  };
+}
+
+export type ConfigShape<T> = { [K in keyof T]: Reader<T[K]> };
+
+export function readConfig<T>(shape: ConfigShape<T>, env: Env = process.env): T {
+  const result = {} as T;
+  for (const key of Object.keys(shape) as (keyof T)[]) result[key] = shape[key](env);
+  return result;
+}
+
+/**
+ * For `main.ts`: read the configuration or stop the process with the one line
+ * that names the bad variable, instead of a stack trace from deep inside Nest.
+ */
+export function readConfigOrExit<T>(shape: ConfigShape<T>, env: Env = process.env): T {
+  try {
+    return readConfig(shape, env);
+  } catch (error) {
+    if (!(error instanceof ConfigError)) throw error;
+    process.stderr.write(`${error.message}\n`);
+    process.exit(1);
+  }
+}

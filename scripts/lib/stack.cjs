@@ -1,0 +1,196 @@
+// Starts and stops the whole stack on one machine: used by `npm start`, the end-to-end
+// tests and the benchmarks, so all three run the same processes the same way.
+'use strict';
+const { spawn, spawnSync } = require('node:child_process');
+const net = require('node:net');
+const path = require('node:path');
+
+
+const ROOT = path.resolve(__dirname, '../..');
+const SERVICES = ['catalog', 'orders', 'inventory'];
+const APPS = [...SERVICES, 'gateway'];
+const DEV_API_KEY = 'dev-key-0123456789';
+
+/** Ports and names of one stack; `offset` moves every port so a test stack can run beside a dev stack. */
+function stackLayout({ offset = 0, databaseSuffix = '', namespace = '' } = {}) {
+  const http = { gateway: 3000, catalog: 3001, orders: 3002, inventory: 3003 };
+  const rpc = { catalog: 4001, orders: 4002, inventory: 4003 };
+  const port = (n) => n + offset;
+  const rpcAddress = (name) => `127.0.0.1:${port(rpc[name])}`;
+  const envs = {};
+  for (const name of SERVICES) {
+    envs[name] = {
+      HTTP_PORT: String(port(http[name])),
+      RPC_PORT: String(port(rpc[name])),
+      HOST: '127.0.0.1',
+      DATABASE_URL: `postgres://postgres@127.0.0.1:5432/petstore_${name}${databaseSuffix}`,
+      KAFKA_BROKERS: process.env.KAFKA_BROKERS ?? '127.0.0.1:9092',
+      KAFKA_NAMESPACE: namespace,
+      CATALOG_RPC: rpcAddress('catalog'),
+    };
+  }
+  envs.gateway = {
+    HTTP_PORT: String(port(http.gateway)),
+    HOST: process.env.HOST ?? '127.0.0.1',
+    CATALOG_RPC: rpcAddress('catalog'),
+    ORDERS_RPC: rpcAddress('orders'),
+    INVENTORY_RPC: rpcAddress('inventory'),
+  };
+  const urls = Object.fromEntries(APPS.map((name) => [name, `http://127.0.0.1:${port(http[name])}`]));
+  return { envs, urls };
+}
+
+function canConnect(host, port, timeoutMs = 1000) {
+  return new Promise((resolve) => {
+    const socket = net.connect({ host, port });
+    const done = (ok) => {
+      socket.destroy();
+      resolve(ok);
+    };
+    socket.setTimeout(timeoutMs, () => done(false));
+    socket.once('connect', () => done(true));
+    socket.once('error', () => done(false));
+  });
+}
+
+async function ensurePostgres() {
+  if (await canConnect('127.0.0.1', 5432)) return;
+  throw new Error(
+    'PostgreSQL is not answering on 127.0.0.1:5432. Start it (on Debian: ' +
+      "`pg_ctlcluster --skip-systemctl-redirect $(ls /etc/postgresql) main start`) or install it " +
+      '(`apt-get install postgresql`); the stack needs a server that accepts user postgres without a password.',
+  );
+}
+
+function ensureKafka() {
+  const result = spawnSync('bash', [path.join(ROOT, 'scripts/kafka.sh'), 'start'], { stdio: 'inherit' });
+  if (result.status !== 0) throw new Error('Kafka did not start (see the messages above)');
+}
+
+function build(apps = APPS) {
+  const result = spawnSync('npx', ['nx', 'run-many', '-t', 'build', '-p', ...apps, '--outputStyle=static'], {
+    cwd: ROOT,
+    stdio: 'inherit',
+    env: { ...process.env, NX_DAEMON: 'false', NX_NO_CLOUD: 'true', NX_TUI: 'false' },
+  });
+  if (result.status !== 0) throw new Error('The build failed (see the messages above)');
+}
+
+function mainOf(app) {
+  return path.join(ROOT, 'dist/apps', app, 'main.js');
+}
+
+function runMigrations(layout, extraEnv = {}) {
+  for (const name of SERVICES) {
+    const result = spawnSync(process.execPath, [mainOf(name), 'migrate'], {
+      stdio: 'inherit',
+      env: { ...process.env, ...extraEnv, ...layout.envs[name] },
+    });
+    if (result.status !== 0) throw new Error(`Migrations of ${name} failed`);
+  }
+}
+
+/** Drops the stack's databases: test stacks start from nothing. Refuses names that do not mark a test database. */
+async function dropDatabases(layout) {
+  const { Client } = require('pg');
+  const client = new Client({ connectionString: 'postgres://postgres@127.0.0.1:5432/postgres' });
+  await client.connect();
+  try {
+    for (const name of SERVICES) {
+      const database = new URL(layout.envs[name].DATABASE_URL).pathname.slice(1);
+      if (!/_(test|e2e|bench)$/.test(database)) throw new Error(`Refusing to drop ${database}`);
+      await client.query(`drop database if exists "${database}" with (force)`);
+    }
+  } finally {
+    await client.end();
+  }
+}
+
+function prefixLines(stream, label, out) {
+  let pending = '';
+  stream.on('data', (chunk) => {
+    pending += chunk;
+    const lines = pending.split('\n');
+    pending = lines.pop();
+    for (const line of lines) out.write(`${label} ${line}\n`);
+  });
+}
+
+function startProcess(app, env, { output = process.stdout, extraEnv = {} } = {}) {
+  const child = spawn(process.execPath, [mainOf(app)], {
+    env: { ...process.env, ...extraEnv, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  const label = `[${app}]`.padEnd(12);
+  prefixLines(child.stdout, label, output);
+  prefixLines(child.stderr, label, output);
+  return child;
+}
+
+async function waitUntilReady(url, child, timeoutMs = 60_000) {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null) throw new Error(`${url} exited with code ${child.exitCode} before it was ready`);
+    try {
+      const response = await fetch(`${url}/health/ready`, { signal: AbortSignal.timeout(1000) });
+      if (response.ok) return;
+    } catch {
+      // not listening yet
+    }
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  throw new Error(`${url}/health/ready did not answer 200 within ${timeoutMs / 1000} s`);
+}
+
+function stopProcess(child, timeoutMs = 10_000) {
+  if (!child || child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
+  return new Promise((resolve) => {
+    const timer = setTimeout(() => child.kill('SIGKILL'), timeoutMs);
+    child.once('exit', () => {
+      clearTimeout(timer);
+      resolve();
+    });
+    child.kill('SIGTERM');
+  });
+}
+
+/** Starts the services, then the gateway, each once the ones before it are ready. */
+async function startStack(layout, options = {}) {
+  const processes = {};
+  const stop = async () => {
+    for (const app of [...APPS].reverse()) await stopProcess(processes[app]);
+  };
+  try {
+    await Promise.all(
+      SERVICES.map(async (name) => {
+        processes[name] = startProcess(name, layout.envs[name], options);
+        await waitUntilReady(layout.urls[name], processes[name]);
+      }),
+    );
+    processes.gateway = startProcess('gateway', layout.envs.gateway, options);
+    await waitUntilReady(layout.urls.gateway, processes.gateway);
+  } catch (error) {
+    await stop();
+    throw error;
+  }
+  return { processes, stop };
+}
+
+module.exports = {
+  ROOT,
+  SERVICES,
+  APPS,
+  DEV_API_KEY,
+  stackLayout,
+  canConnect,
+  ensurePostgres,
+  ensureKafka,
+  build,
+  mainOf,
+  runMigrations,
+  dropDatabases,
+  startProcess,
+  stopProcess,
+  waitUntilReady,
+  startStack,
+};

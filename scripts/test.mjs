@@ -1,0 +1,44 @@
+// `npm test`: every test of every project — lint (module boundaries included), unit and
+// integration tests against the real PostgreSQL and Kafka, then end-to-end through the gateway.
+import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import stack from './lib/stack.cjs';
+
+const { ROOT, ensurePostgres, ensureKafka } = stack;
+const summaryDir = path.join(ROOT, 'tmp/test-summary');
+const nxEnv = { ...process.env, NX_DAEMON: 'false', NX_NO_CLOUD: 'true', NX_TUI: 'false', JEST_SUMMARY_DIR: summaryDir };
+
+function nx(...args) {
+  const result = spawnSync('npx', ['nx', ...args, '--outputStyle=static'], { cwd: ROOT, stdio: 'inherit', env: nxEnv });
+  return result.status === 0;
+}
+
+/** Jest's per-project totals, added up into the one line a reader (or CI) looks for. */
+function printSummary() {
+  let passed = 0;
+  let failed = 0;
+  let skipped = 0;
+  for (const file of fs.existsSync(summaryDir) ? fs.readdirSync(summaryDir) : []) {
+    const counts = JSON.parse(fs.readFileSync(path.join(summaryDir, file), 'utf8'));
+    passed += counts.passed;
+    failed += counts.failed;
+    skipped += counts.skipped;
+  }
+  console.log(`\nTests: ${passed} passed, ${failed} failed, ${skipped} skipped`);
+}
+
+try {
+  await ensurePostgres();
+  ensureKafka();
+} catch (error) {
+  console.error(error.message);
+  process.exit(1);
+}
+
+fs.rmSync(summaryDir, { recursive: true, force: true });
+// Two at a time: the suites share two cores with PostgreSQL and Kafka.
+const unitAndIntegration = nx('run-many', '-t', 'lint', 'test', '--parallel=2');
+const endToEnd = nx('run', 'gateway-e2e:e2e');
+printSummary();
+process.exit(unitAndIntegration && endToEnd ? 0 : 1);
