@@ -1,0 +1,4 @@
+export * from './rpc';
+export * from './catalog.rpc';
+export * from './orders.rpc';
+export * from './inventory.rpc';

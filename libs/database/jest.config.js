@@ -1,0 +1,5 @@
+module.exports = {
+  displayName: 'database',
+  preset: '../../jest.preset.js',
+  coverageDirectory: '../../coverage/libs/database',
+};

@@ -1,0 +1,46 @@
+import { Migrator } from '@mikro-orm/migrations';
+import { defineConfig, type Options } from '@mikro-orm/postgresql';
+import type { Constructor, EntityClass, EntitySchema } from '@mikro-orm/core';
+import type { Migration } from '@mikro-orm/migrations';
+
+export interface NamedMigration {
+  name: string;
+  class: Constructor<Migration>;
+}
+
+export interface DatabaseSettings {
+  url: string;
+  entities: (EntityClass<unknown> | EntitySchema)[];
+  /** Listed explicitly: the apps are webpack bundles, so there is no folder to scan. */
+  migrations: NamedMigration[];
+  poolMax?: number;
+}
+
+export function databaseOptions({ url, entities, migrations, poolMax = 10 }: DatabaseSettings): Options {
+  return defineConfig({
+    clientUrl: url,
+    entities,
+    extensions: [Migrator],
+    // Every unit of work forks the EntityManager; a shared identity map would leak state between requests.
+    allowGlobalContext: false,
+    // Entities declare their column types; skipping reflection keeps start-up fast and bundle-safe.
+    discovery: { requireEntitiesArray: true },
+    pool: { min: 1, max: poolMax },
+    // Creating the database is the job of the explicit `migrate` step, not of every boot.
+    ensureDatabase: false,
+    // Migration progress goes to the console through the migrate step's own output.
+    logger: (message) => process.stdout.write(`${message}\n`),
+    migrations: {
+      migrationsList: migrations,
+      tableName: 'mikro_orm_migrations',
+      transactional: true,
+      allOrNothing: true,
+      snapshot: false,
+    },
+    debug: false,
+  });
+}
+
+export function databaseName(url: string): string {
+  return decodeURIComponent(new URL(url).pathname.slice(1));
+}

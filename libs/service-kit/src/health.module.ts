@@ -1,0 +1,83 @@
+import { Controller, Get, HttpCode, Inject, Module, Res, type DynamicModule, type Type } from '@nestjs/common';
+import { MessagePattern } from '@nestjs/microservices';
+import { HealthPatterns, type HealthReply } from '@petstore/contracts';
+
+/** Something a service needs before it can do useful work: its database, the broker. */
+export interface ReadinessCheck {
+  readonly name: string;
+  check(): Promise<void>;
+}
+
+export const READINESS_CHECKS = Symbol('READINESS_CHECKS');
+export const SERVICE_NAME = Symbol('SERVICE_NAME');
+
+const CHECK_TIMEOUT_MS = 1000;
+
+interface Readiness {
+  ready: boolean;
+  checks: Record<string, 'up' | 'down'>;
+}
+
+@Controller('health')
+class HealthController {
+  constructor(
+    @Inject(READINESS_CHECKS) private readonly checks: ReadinessCheck[],
+    @Inject(SERVICE_NAME) private readonly service: string,
+  ) {}
+
+  @Get('live')
+  @HttpCode(200)
+  live(): { status: 'up' } {
+    return { status: 'up' };
+  }
+
+  @Get('ready')
+  async ready(@Res({ passthrough: true }) reply: { status(code: number): unknown }): Promise<Readiness & { service: string }> {
+    const readiness = await this.readiness();
+    reply.status(readiness.ready ? 200 : 503);
+    return { service: this.service, ...readiness };
+  }
+
+  /** The gateway's readiness asks each service over its RPC transport, so that transport is checked too. */
+  @MessagePattern(HealthPatterns.check)
+  async rpcReady(): Promise<HealthReply> {
+    return { service: this.service, ready: (await this.readiness()).ready };
+  }
+
+  private async readiness(): Promise<Readiness> {
+    const results = await Promise.all(
+      this.checks.map(async (check) => [check.name, (await passes(check)) ? 'up' : 'down'] as const),
+    );
+    return { ready: results.every(([, state]) => state === 'up'), checks: Object.fromEntries(results) };
+  }
+}
+
+async function passes(check: ReadinessCheck): Promise<boolean> {
+  let timer: NodeJS.Timeout | undefined;
+  const timedOut = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error('timed out')), CHECK_TIMEOUT_MS);
+  });
+  try {
+    await Promise.race([check.check(), timedOut]);
+    return true;
+  } catch {
+    return false;
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+@Module({})
+export class HealthModule {
+  static forRoot(service: string, checks: Type<ReadinessCheck>[]): DynamicModule {
+    return {
+      module: HealthModule,
+      controllers: [HealthController],
+      providers: [
+        ...checks,
+        { provide: SERVICE_NAME, useValue: service },
+        { provide: READINESS_CHECKS, useFactory: (...instances: ReadinessCheck[]) => instances, inject: checks },
+      ],
+    };
+  }
+}
