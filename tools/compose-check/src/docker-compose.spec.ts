@@ -1,0 +1,505 @@
+/**
+ * The development machines have no Docker engine, so the compose stack is checked
+ * here by reading it: docker-compose.yml, the Dockerfile, .dockerignore, .env.example
+ * and the PostgreSQL init script must agree with each other and with the services'
+ * configuration (ports, RPC addresses, databases, Kafka listener).
+ */
+import { execFileSync } from 'node:child_process';
+import { existsSync, readFileSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { parseDocument } from 'yaml';
+import { envOf, parseDockerfile, stages, type Stage } from './dockerfile';
+import { interpolate, interpolateDeep, MissingVariableError, references, type Env } from './interpolate';
+
+const root = join(__dirname, '..', '..', '..');
+const read = (file: string): string => readFileSync(join(root, file), 'utf8');
+
+interface Healthcheck {
+  test?: string | string[];
+  disable?: boolean;
+  interval?: string;
+  timeout?: string;
+  retries?: number;
+  start_period?: string;
+}
+
+interface Service {
+  image?: string;
+  build?: string | { context?: string; dockerfile?: string; args?: Record<string, string> };
+  command?: string | string[];
+  entrypoint?: string | string[];
+  environment?: Record<string, string | number | boolean | null> | string[];
+  ports?: (string | Record<string, unknown>)[];
+  expose?: unknown[];
+  depends_on?: string[] | Record<string, { condition?: string }>;
+  healthcheck?: Healthcheck;
+  restart?: string;
+  user?: string;
+  privileged?: boolean;
+  network_mode?: string;
+  volumes?: (string | { type?: string; source?: string; target?: string })[];
+  init?: boolean;
+}
+
+interface ComposeFile {
+  name?: string;
+  services: Record<string, Service>;
+  volumes?: Record<string, unknown>;
+}
+
+const composeText = read('docker-compose.yml');
+const composeDocument = parseDocument(composeText, { uniqueKeys: true });
+const compose = composeDocument.toJS() as ComposeFile;
+const services = compose.services ?? {};
+
+/** A complete environment, as an operator's .env would provide it. */
+const SAMPLE_PASSWORD = 'a0b1c2d3e4f5';
+const operatorEnv: Env = {
+  POSTGRES_PASSWORD: SAMPLE_PASSWORD,
+  API_KEYS: '[{"name":"ops","sha256":"0000000000000000000000000000000000000000000000000000000000000000","scopes":["*"]}]',
+};
+const resolved = interpolateDeep(compose, operatorEnv);
+
+const APP_SERVICES = ['catalog', 'orders', 'inventory', 'gateway'] as const;
+const DATABASE_SERVICES = ['catalog', 'orders', 'inventory'] as const;
+
+/** Ports per docs/ARCHITECTURE.md. */
+const HTTP_PORTS: Record<string, string> = { gateway: '3000', catalog: '3001', orders: '3002', inventory: '3003' };
+const RPC_PORTS: Record<string, string> = { catalog: '4001', orders: '4002', inventory: '4003' };
+
+/** Who waits for whom to be healthy before starting. */
+const START_ORDER: Record<string, string[]> = {
+  postgres: [],
+  kafka: [],
+  catalog: ['kafka', 'postgres'],
+  orders: ['kafka', 'postgres'],
+  inventory: ['kafka', 'postgres'],
+  gateway: ['catalog', 'inventory', 'orders'],
+};
+
+function environment(service: Service | undefined): Record<string, string> {
+  const raw = service?.environment ?? {};
+  const entries = Array.isArray(raw)
+    ? raw.map((item) => {
+        const at = item.indexOf('=');
+        return at < 0 ? [item, ''] : [item.slice(0, at), item.slice(at + 1)];
+      })
+    : Object.entries(raw).map(([key, value]) => [key, value === null ? '' : String(value)]);
+  return Object.fromEntries(entries);
+}
+
+function dependencies(service: Service): Record<string, string | undefined> {
+  const raw = service.depends_on ?? {};
+  if (Array.isArray(raw)) return Object.fromEntries(raw.map((name) => [name, undefined]));
+  return Object.fromEntries(Object.entries(raw).map(([name, options]) => [name, options?.condition]));
+}
+
+function healthcheckCommand(service: Service): string {
+  const test = service.healthcheck?.test;
+  return Array.isArray(test) ? test.join(' ') : (test ?? '');
+}
+
+function volumeMounts(service: Service): { source?: string; target?: string; readOnly: boolean }[] {
+  return (service.volumes ?? []).map((volume) => {
+    if (typeof volume !== 'string') return { source: volume.source, target: volume.target, readOnly: false };
+    const [source, target, mode] = volume.split(':');
+    return { source, target, readOnly: mode?.split(',').includes('ro') ?? false };
+  });
+}
+
+const isNamedVolume = (source?: string): boolean => !!source && !/^[./~]/.test(source);
+
+describe('docker-compose.yml', () => {
+  it('is well-formed YAML without duplicate keys', () => {
+    expect(composeDocument.errors.map((error) => error.message)).toEqual([]);
+    expect(composeDocument.warnings.map((warning) => warning.message)).toEqual([]);
+  });
+
+  it('defines the stack: PostgreSQL, Kafka and the four services', () => {
+    expect(Object.keys(services).sort()).toEqual(['catalog', 'gateway', 'inventory', 'kafka', 'orders', 'postgres']);
+  });
+
+  it('restarts every service unless it was stopped', () => {
+    for (const [name, service] of Object.entries(services)) {
+      expect({ name, restart: service.restart }).toEqual({ name, restart: 'unless-stopped' });
+    }
+  });
+
+  it('gives every service a healthcheck with bounded timing', () => {
+    for (const [name, service] of Object.entries(services)) {
+      const check = service.healthcheck;
+      expect({ name, disabled: check?.disable ?? false }).toEqual({ name, disabled: false });
+      expect(Array.isArray(check?.test)).toBe(true);
+      const [kind, ...command] = check?.test as string[];
+      expect({ name, kind }).toEqual({ name, kind: expect.stringMatching(/^CMD(-SHELL)?$/) });
+      expect(command.join(' ').trim()).not.toBe('');
+      for (const field of ['interval', 'timeout', 'start_period'] as const) {
+        expect({ name, field, value: check?.[field] }).toEqual({ name, field, value: expect.stringMatching(/^\d+(ms|s|m)$/) });
+      }
+      expect(check?.retries).toBeGreaterThan(0);
+    }
+  });
+
+  it('starts each service only after the services it needs are healthy', () => {
+    const graph: Record<string, string[]> = {};
+    for (const [name, service] of Object.entries(services)) {
+      const needs = dependencies(service);
+      for (const [dependency, condition] of Object.entries(needs)) {
+        expect({ name, dependency, condition }).toEqual({ name, dependency, condition: 'service_healthy' });
+        expect(services[dependency]?.healthcheck).toBeDefined();
+      }
+      graph[name] = Object.keys(needs).sort();
+    }
+    expect(graph).toEqual(START_ORDER);
+  });
+
+  it('publishes only the gateway, on a configurable host port mapped to its HTTP port', () => {
+    const published = Object.entries(services)
+      .filter(([, service]) => (service.ports ?? []).length > 0)
+      .map(([name]) => name);
+    expect(published).toEqual(['gateway']);
+    expect(services.gateway.ports).toEqual(['${GATEWAY_PORT:-3000}:3000']);
+    expect(resolved.services.gateway.ports).toEqual(['3000:3000']);
+    expect(interpolate(String(services.gateway.ports?.[0]), { GATEWAY_PORT: '8080' })).toBe('8080:3000');
+    expect(environment(services.gateway).HTTP_PORT).toBe('3000');
+    for (const [name, service] of Object.entries(services)) {
+      expect({ name, networkMode: service.network_mode }).toEqual({ name, networkMode: undefined });
+    }
+  });
+
+  it('runs nothing as root or privileged', () => {
+    for (const [name, service] of Object.entries(services)) {
+      expect({ name, user: service.user ?? 'image default' }).not.toEqual({ name, user: expect.stringMatching(/^(root|0)(:|$)/) });
+      expect({ name, privileged: service.privileged ?? false }).toEqual({ name, privileged: false });
+    }
+    // postgres drops to its own user in its entrypoint; apache/kafka runs as appuser;
+    // the services' image ends with USER node (checked in the Dockerfile tests below).
+    for (const name of APP_SERVICES) expect(services[name].user).toBeUndefined();
+  });
+
+  it('keeps secrets out of the file: they are required variables', () => {
+    expect(environment(services.postgres).POSTGRES_PASSWORD).toMatch(/^\$\{POSTGRES_PASSWORD:\?[^}]+\}$/);
+    expect(environment(services.gateway).API_KEYS).toMatch(/^\$\{API_KEYS:\?[^}]+\}$/);
+    for (const [name, service] of Object.entries(services)) {
+      for (const [key, value] of Object.entries(environment(service))) {
+        if (/PASSWORD|SECRET|TOKEN|API_KEY|CREDENTIAL/i.test(key)) {
+          expect({ name, key, value }).toEqual({ name, key, value: expect.stringMatching(/^\$\{[A-Z_]+:\?[^}]+\}$/) });
+        }
+        if (key === 'DATABASE_URL') {
+          expect({ name, password: new URL(value.replace(/\$\{[^}]*\}/g, 'X')).password }).toEqual({ name, password: 'X' });
+          expect(references(value).map((reference) => `${reference.name}${reference.operator}`)).toEqual(['POSTGRES_PASSWORD:?']);
+        }
+      }
+    }
+    // Nothing that looks like a key hash or a long random token is written anywhere.
+    expect(composeText).not.toMatch(/\b[0-9a-f]{32,}\b/i);
+  });
+
+  it('refuses to start without POSTGRES_PASSWORD or API_KEYS', () => {
+    const missing = (env: Env): string | undefined => {
+      try {
+        interpolateDeep(compose, env);
+        return undefined;
+      } catch (error) {
+        if (error instanceof MissingVariableError) return error.variable;
+        throw error;
+      }
+    };
+    expect(missing(operatorEnv)).toBeUndefined();
+    expect(missing({ ...operatorEnv, POSTGRES_PASSWORD: undefined })).toBe('POSTGRES_PASSWORD');
+    expect(missing({ ...operatorEnv, POSTGRES_PASSWORD: '' })).toBe('POSTGRES_PASSWORD');
+    expect(missing({ ...operatorEnv, API_KEYS: undefined })).toBe('API_KEYS');
+    expect(missing({ ...operatorEnv, API_KEYS: '' })).toBe('API_KEYS');
+  });
+
+  it('declares every named volume it mounts, and mounts every one it declares', () => {
+    const used = new Set(
+      Object.values(services)
+        .flatMap(volumeMounts)
+        .map((mount) => mount.source)
+        .filter(isNamedVolume),
+    );
+    expect([...used].sort()).toEqual(Object.keys(compose.volumes ?? {}).sort());
+  });
+
+  describe('postgres', () => {
+    const service = services.postgres;
+    const env = environment(service);
+
+    it('uses the official image with a persistent named volume for its data', () => {
+      expect(service.image).toMatch(/^postgres:\d+(\.\d+)?(-bookworm)?$/);
+      const data = volumeMounts(service).find((mount) => mount.target === '/var/lib/postgresql/data');
+      expect(isNamedVolume(data?.source)).toBe(true);
+      expect(env.POSTGRES_USER).toBe('postgres');
+    });
+
+    it('is healthy only once it accepts TCP connections (not during first-time initialisation)', () => {
+      expect(service.healthcheck?.test).toEqual(expect.arrayContaining(['pg_isready', '-h', '127.0.0.1']));
+    });
+
+    it('creates exactly the databases the services are configured with, in a valid script', () => {
+      const mount = volumeMounts(service).find((candidate) => candidate.target?.startsWith('/docker-entrypoint-initdb.d/'));
+      expect(mount).toBeDefined();
+      expect(mount?.readOnly).toBe(true);
+      expect(mount?.target).toMatch(/\.sh$/);
+      const script = join(root, mount?.source ?? '');
+      expect(existsSync(script)).toBe(true);
+      // The image executes an executable script and sources one that is not.
+      expect(statSync(script).mode & 0o111).not.toBe(0);
+      execFileSync('bash', ['-n', script]);
+
+      const created = new Set(readFileSync(script, 'utf8').match(/\bpetstore_[a-z_]+\b/g));
+      const configured = new Set(
+        Object.values(resolved.services)
+          .map((candidate) => environment(candidate).DATABASE_URL)
+          .filter((url): url is string => !!url)
+          .map((url) => decodeURIComponent(new URL(url).pathname.slice(1))),
+      );
+      expect([...created].sort()).toEqual([...configured].sort());
+    });
+  });
+
+  describe('kafka', () => {
+    const service = services.kafka;
+    const env = environment(service);
+
+    it('uses the official apache/kafka image pinned to a 3.9 patch release', () => {
+      expect(service.image).toMatch(/^apache\/kafka:3\.9\.\d+$/);
+    });
+
+    it('runs KRaft on a single node that is both broker and controller', () => {
+      expect(new Set(env.KAFKA_PROCESS_ROLES.split(','))).toEqual(new Set(['broker', 'controller']));
+      expect(env.KAFKA_ZOOKEEPER_CONNECT).toBeUndefined();
+      const voters = env.KAFKA_CONTROLLER_QUORUM_VOTERS.split(',');
+      expect(voters).toHaveLength(1);
+      const [, voterId, , voterPort] = /^(\d+)@([^:]+):(\d+)$/.exec(voters[0]) ?? [];
+      expect(voterId).toBe(env.KAFKA_NODE_ID);
+
+      const listeners = Object.fromEntries(
+        env.KAFKA_LISTENERS.split(',').map((listener) => {
+          const [, listenerName, port] = /^([A-Z_]+):\/\/[^:]*:(\d+)$/.exec(listener) ?? [];
+          return [listenerName, port];
+        }),
+      );
+      expect(listeners[env.KAFKA_CONTROLLER_LISTENER_NAMES]).toBe(voterPort);
+      const protocols = Object.fromEntries(env.KAFKA_LISTENER_SECURITY_PROTOCOL_MAP.split(',').map((pair) => pair.split(':')));
+      for (const listenerName of Object.keys(listeners)) expect(protocols[listenerName]).toBeDefined();
+      expect(listeners[env.KAFKA_INTER_BROKER_LISTENER_NAME]).toBeDefined();
+      // The image formats the log directory with this id on first start.
+      expect(Buffer.from(env.CLUSTER_ID, 'base64url')).toHaveLength(16);
+    });
+
+    it('advertises the one address every service is configured with, and publishes nothing', () => {
+      const advertised = env.KAFKA_ADVERTISED_LISTENERS.split(',');
+      expect(advertised).toEqual(['PLAINTEXT://kafka:9092']);
+      expect(env.KAFKA_LISTENERS.split(',')).toContain('PLAINTEXT://:9092');
+      for (const name of DATABASE_SERVICES) expect(environment(services[name]).KAFKA_BROKERS).toBe('kafka:9092');
+      expect(service.ports).toBeUndefined();
+    });
+
+    it('fits one broker: replication factors of 1, no auto-created topics, a capped heap', () => {
+      for (const key of [
+        'KAFKA_DEFAULT_REPLICATION_FACTOR',
+        'KAFKA_MIN_INSYNC_REPLICAS',
+        'KAFKA_OFFSETS_TOPIC_REPLICATION_FACTOR',
+        'KAFKA_TRANSACTION_STATE_LOG_REPLICATION_FACTOR',
+        'KAFKA_TRANSACTION_STATE_LOG_MIN_ISR',
+      ]) {
+        expect({ key, value: env[key] }).toEqual({ key, value: '1' });
+      }
+      expect(env.KAFKA_AUTO_CREATE_TOPICS_ENABLE).toBe('false');
+      expect(environment(resolved.services.kafka).KAFKA_HEAP_OPTS).toMatch(/-Xmx\d+[mg]\b/);
+    });
+
+    it('keeps its log directory on a named volume', () => {
+      const data = volumeMounts(service).find((mount) => mount.target === env.KAFKA_LOG_DIRS);
+      expect(isNamedVolume(data?.source)).toBe(true);
+    });
+
+    it('is healthy once the broker answers a request from the image’s own client', () => {
+      expect(healthcheckCommand(service)).toMatch(
+        /\/opt\/kafka\/bin\/kafka-broker-api-versions\.sh --bootstrap-server localhost:9092\b/,
+      );
+    });
+  });
+
+  describe.each(APP_SERVICES)('%s', (name) => {
+    const service = services[name];
+    const env = environment(service);
+
+    it('is built from the one Dockerfile with APP set to its name', () => {
+      expect(service.build).toEqual({ context: '.', dockerfile: 'Dockerfile', args: { APP: name } });
+      expect(service.image).toBeUndefined();
+      expect(service.init).toBe(true);
+    });
+
+    it('runs in production mode on its documented HTTP port and reports readiness there', () => {
+      expect(env.NODE_ENV).toBe('production');
+      // HOST is the interface both its servers bind: all of the container's, so other containers reach it.
+      expect(env.HOST).toBe('0.0.0.0');
+      expect(env.HTTP_PORT).toBe(HTTP_PORTS[name]);
+      expect(service.healthcheck?.test).toEqual([
+        'CMD',
+        'node',
+        '-e',
+        `fetch('http://127.0.0.1:${HTTP_PORTS[name]}/health/ready').then((r) => process.exit(r.ok ? 0 : 1), () => process.exit(1))`,
+      ]);
+    });
+
+    it('reaches other services only at their RPC ports on the compose network', () => {
+      for (const [key, value] of Object.entries(env).filter(([key]) => key.endsWith('_RPC'))) {
+        const target = key.slice(0, -'_RPC'.length).toLowerCase();
+        expect({ key, value }).toEqual({ key, value: `${target}:${RPC_PORTS[target]}` });
+        expect(environment(services[target]).RPC_PORT).toBe(RPC_PORTS[target]);
+      }
+    });
+  });
+
+  describe.each(DATABASE_SERVICES)('%s (owns a database)', (name) => {
+    const service = services[name];
+    const env = environment(service);
+
+    it('listens for RPC on its documented port', () => {
+      expect(env.RPC_PORT).toBe(RPC_PORTS[name]);
+      expect(env.KAFKA_NAMESPACE).toBe('');
+    });
+
+    it('connects to its own database on the postgres service with the operator’s password', () => {
+      const url = new URL(environment(resolved.services[name]).DATABASE_URL);
+      expect(url.protocol).toBe('postgres:');
+      expect(url.hostname).toBe('postgres');
+      expect(url.port).toBe('5432');
+      expect(url.username).toBe('postgres');
+      expect(url.password).toBe(SAMPLE_PASSWORD);
+      expect(url.pathname).toBe(`/petstore_${name}`);
+    });
+
+    it('applies its migrations before it starts serving', () => {
+      expect(service.command).toEqual(['sh', '-c', 'node main.js migrate && exec node main.js']);
+      expect(service.entrypoint).toBeUndefined();
+    });
+  });
+
+  describe('gateway', () => {
+    const env = environment(services.gateway);
+
+    it('knows every service and holds no database', () => {
+      expect(Object.keys(env).filter((key) => key.endsWith('_RPC')).sort()).toEqual([
+        'CATALOG_RPC',
+        'INVENTORY_RPC',
+        'ORDERS_RPC',
+      ]);
+      expect(env.DATABASE_URL).toBeUndefined();
+      // No migrate step: the image's default command starts it.
+      expect(services.gateway.command).toBeUndefined();
+    });
+
+    it('takes its rate limit from the environment with the documented default', () => {
+      expect(env.RATE_LIMIT_PER_SECOND).toBe('${RATE_LIMIT_PER_SECOND:-1000}');
+    });
+  });
+});
+
+describe('Dockerfile', () => {
+  const all = stages(parseDockerfile(read('Dockerfile')));
+  const byName = (name: string): Stage => {
+    const stage = all.find((candidate) => candidate.name === name);
+    if (!stage) throw new Error(`no stage named ${name}`);
+    return stage;
+  };
+  const runs = (stage: Stage): string[] =>
+    stage.instructions.filter((instruction) => instruction.keyword === 'RUN').map((instruction) => instruction.args);
+  const final = all[all.length - 1];
+
+  it('installs, builds and ships in separate stages', () => {
+    expect(all.map((stage) => stage.name)).toEqual(['deps', 'build', 'runtime']);
+    expect(byName('build').base).toBe('deps');
+    expect(runs(byName('deps')).some((command) => /\bnpm ci\b/.test(command))).toBe(true);
+  });
+
+  it('builds the app named by the APP build argument with the workspace’s Nx target', () => {
+    const build = byName('build');
+    expect(build.instructions).toContainEqual(expect.objectContaining({ keyword: 'ARG', args: 'APP' }));
+    expect(envOf(build)).toMatchObject({ NX_DAEMON: 'false', NX_NO_CLOUD: 'true' });
+    expect(runs(build).some((command) => command.includes('npx nx build "$APP"'))).toBe(true);
+  });
+
+  it('runs on Node 24 LTS, slim, in production mode, with only production dependencies', () => {
+    expect(final.base).toMatch(/^node:24(\.\d+)*-bookworm-slim$/);
+    expect(all.every((stage) => stage.base === 'deps' || /^node:24/.test(stage.base))).toBe(true);
+    expect(envOf(final).NODE_ENV).toBe('production');
+    expect(final.instructions).toContainEqual(expect.objectContaining({ keyword: 'ARG', args: 'APP' }));
+    expect(runs(final).some((command) => /\bnpm ci --omit=dev\b/.test(command))).toBe(true);
+    const copies = final.instructions.filter((instruction) => instruction.keyword === 'COPY').map((instruction) => instruction.args);
+    expect(copies.length).toBeGreaterThan(0);
+    for (const copy of copies) expect(copy).toMatch(/^--from=build \/workspace\/dist\/apps\/\$\{APP\}\//);
+  });
+
+  it('runs as the unprivileged node user', () => {
+    const users = final.instructions.filter((instruction) => instruction.keyword === 'USER');
+    expect(users.map((instruction) => instruction.args)).toEqual(['node']);
+    const lastUser = final.instructions.lastIndexOf(users[users.length - 1]);
+    const lastRun = final.instructions.map((instruction) => instruction.keyword).lastIndexOf('RUN');
+    expect(lastUser).toBeGreaterThan(lastRun);
+  });
+
+  it('starts the bundle with node and checks readiness on HTTP_PORT', () => {
+    const commands = final.instructions.filter((instruction) => instruction.keyword === 'CMD');
+    expect(commands.map((instruction) => JSON.parse(instruction.args))).toEqual([['node', 'main.js']]);
+    const healthcheck = final.instructions.find((instruction) => instruction.keyword === 'HEALTHCHECK');
+    expect(healthcheck?.args).toContain('process.env.HTTP_PORT');
+    expect(healthcheck?.args).toContain('/health/ready');
+  });
+
+  it('bakes in no secret and copies no local environment file', () => {
+    for (const stage of all) {
+      for (const instruction of stage.instructions) {
+        if (['ENV', 'ARG', 'LABEL'].includes(instruction.keyword)) {
+          expect({ line: instruction.line, args: instruction.args }).not.toEqual({
+            line: instruction.line,
+            args: expect.stringMatching(/PASSWORD|SECRET|TOKEN|API_KEY|DATABASE_URL/i),
+          });
+        }
+        if (['COPY', 'ADD'].includes(instruction.keyword)) {
+          expect({ line: instruction.line, args: instruction.args }).not.toEqual({
+            line: instruction.line,
+            args: expect.stringMatching(/\.env\b|https?:\/\//),
+          });
+        }
+      }
+    }
+  });
+});
+
+describe('.dockerignore', () => {
+  const patterns = read('.dockerignore')
+    .split(/\r?\n/)
+    .map((line) => line.trim())
+    .filter((line) => line !== '' && !line.startsWith('#'));
+  const ignores = (path: string): boolean => patterns.includes(path) || patterns.includes(`**/${path}`);
+
+  it.each(['node_modules', 'dist', '.nx', '.git', 'coverage', 'tmp', '.env'])('keeps %s out of the build context', (path) => {
+    expect(ignores(path)).toBe(true);
+  });
+
+  it('does not re-include anything', () => {
+    expect(patterns.filter((pattern) => pattern.startsWith('!'))).toEqual([]);
+  });
+});
+
+describe('.env.example', () => {
+  const entries = read('.env.example')
+    .split(/\r?\n/)
+    .filter((line) => /^[A-Z_][A-Z0-9_]*=/.test(line))
+    .map((line) => [line.slice(0, line.indexOf('=')), line.slice(line.indexOf('=') + 1)] as const);
+
+  it('lists the required secrets with empty values, so nothing starts on a placeholder', () => {
+    expect(Object.fromEntries(entries)).toEqual({ POSTGRES_PASSWORD: '', API_KEYS: '' });
+  });
+
+  it('mentions every variable the compose file reads', () => {
+    const text = read('.env.example');
+    const variables = new Set(references(composeText).map((reference) => reference.name));
+    for (const variable of variables) expect({ variable, mentioned: text.includes(variable) }).toEqual({ variable, mentioned: true });
+  });
+});
