@@ -15,11 +15,12 @@ export async function bootstrapService(module: unknown, config: ServiceConfig): 
     logger: logLevelsFrom(config.logLevel),
   });
   app.enableShutdownHooks();
-  const rpc = app.connectMicroservice<MicroserviceOptions>({
-    transport: Transport.TCP,
-    options: { host: config.host, port: config.rpcPort },
-  });
-  rpc.useGlobalFilters(new RpcErrorFilter());
+  // A hybrid app's microservice only sees global filters it inherits from the app.
+  app.useGlobalFilters(new RpcErrorFilter(app.getHttpAdapter()));
+  app.connectMicroservice<MicroserviceOptions>(
+    { transport: Transport.TCP, options: { host: config.host, port: config.rpcPort } },
+    { inheritAppConfig: true },
+  );
   await app.startAllMicroservices();
   await app.listen(config.httpPort, config.host);
   return app;

@@ -1,16 +1,21 @@
-import { Catch, Logger, type RpcExceptionFilter } from '@nestjs/common';
+import { Catch, Logger, type ArgumentsHost } from '@nestjs/common';
+import { BaseExceptionFilter } from '@nestjs/core';
 import type { RpcErrorBody } from '@petstore/contracts';
 import { throwError, type Observable } from 'rxjs';
 import { DomainError } from './domain-error';
 
 const internalError: RpcErrorBody = { status: 500, code: 'INTERNAL_ERROR', message: 'Internal error' };
 
-/** Turns whatever a message handler throws into the RPC error body; bugs never leak their text. */
+/**
+ * Turns whatever a message handler throws into the RPC error body; bugs never leak their
+ * text. HTTP (only the health endpoints) keeps Nest's default handling.
+ */
 @Catch()
-export class RpcErrorFilter implements RpcExceptionFilter<unknown> {
+export class RpcErrorFilter extends BaseExceptionFilter {
   private readonly logger = new Logger('RpcErrorFilter');
 
-  catch(error: unknown): Observable<never> {
+  override catch(error: unknown, host: ArgumentsHost): Observable<never> | void {
+    if (host.getType() !== 'rpc') return super.catch(error, host);
     if (error instanceof DomainError) return throwError(() => error.toRpcError());
     this.logger.error(error instanceof Error ? (error.stack ?? error.message) : String(error));
     return throwError(() => internalError);

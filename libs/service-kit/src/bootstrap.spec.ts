@@ -1,0 +1,91 @@
+import { Controller, Injectable, Module, type INestApplication } from '@nestjs/common';
+import { ClientProxyFactory, MessagePattern, Transport, type ClientProxy } from '@nestjs/microservices';
+import { HealthPatterns } from '@petstore/contracts';
+import { firstValueFrom } from 'rxjs';
+import { bootstrapService } from './bootstrap';
+import { DomainError } from './domain-error';
+import { HealthModule, type ReadinessCheck } from './health.module';
+import type { ServiceConfig } from './service-config';
+
+let brokerUp = true;
+
+@Injectable()
+class BrokerCheck implements ReadinessCheck {
+  readonly name = 'broker';
+  async check(): Promise<void> {
+    if (!brokerUp) throw new Error('down');
+  }
+}
+
+@Controller()
+class ThingsController {
+  @MessagePattern({ cmd: 'things.get' })
+  get(payload: { id: string }): { id: string } {
+    if (payload.id === 'missing') throw new DomainError(404, 'PET_NOT_FOUND', 'Pet missing does not exist');
+    if (payload.id === 'bug') throw new Error('select * from secrets failed');
+    return { id: payload.id };
+  }
+}
+
+@Module({ imports: [HealthModule.forRoot('things', [BrokerCheck])], controllers: [ThingsController] })
+class ThingsModule {}
+
+describe('bootstrapService', () => {
+  const config: ServiceConfig = {
+    nodeEnv: 'test',
+    logLevel: 'error',
+    httpPort: 39_301,
+    host: '127.0.0.1',
+    rpcPort: 39_401,
+    databaseUrl: 'postgres://postgres@127.0.0.1:5432/unused_test',
+    kafkaBrokers: [],
+    kafkaNamespace: '',
+  };
+  let app: INestApplication;
+  let client: ClientProxy;
+
+  beforeAll(async () => {
+    app = await bootstrapService(ThingsModule, config);
+    client = ClientProxyFactory.create({ transport: Transport.TCP, options: { host: '127.0.0.1', port: config.rpcPort } });
+  });
+
+  afterAll(async () => {
+    client.close();
+    await app.close();
+  });
+
+  const send = <T>(pattern: object, payload: object) => firstValueFrom(client.send<T>(pattern, payload));
+
+  it('answers RPC commands and sends domain errors as the RPC error body', async () => {
+    await expect(send({ cmd: 'things.get' }, { id: '7' })).resolves.toEqual({ id: '7' });
+    await expect(send({ cmd: 'things.get' }, { id: 'missing' })).rejects.toEqual({
+      status: 404,
+      code: 'PET_NOT_FOUND',
+      message: 'Pet missing does not exist',
+    });
+  });
+
+  it('never sends the text of an unexpected error', async () => {
+    await expect(send({ cmd: 'things.get' }, { id: 'bug' })).rejects.toEqual({
+      status: 500,
+      code: 'INTERNAL_ERROR',
+      message: 'Internal error',
+    });
+  });
+
+  it('reports readiness over HTTP and RPC from its checks', async () => {
+    const url = `http://127.0.0.1:${config.httpPort}`;
+    expect((await fetch(`${url}/health/live`)).status).toBe(200);
+    const ready = await fetch(`${url}/health/ready`);
+    expect(ready.status).toBe(200);
+    expect(await ready.json()).toEqual({ service: 'things', ready: true, checks: { broker: 'up' } });
+    await expect(send(HealthPatterns.check, {})).resolves.toEqual({ service: 'things', ready: true });
+
+    brokerUp = false;
+    const notReady = await fetch(`${url}/health/ready`);
+    expect(notReady.status).toBe(503);
+    expect(await notReady.json()).toEqual({ service: 'things', ready: false, checks: { broker: 'down' } });
+    await expect(send(HealthPatterns.check, {})).resolves.toEqual({ service: 'things', ready: false });
+    brokerUp = true;
+  });
+});
