@@ -1,0 +1,53 @@
+import { CreateRequestContext, MikroORM } from '@mikro-orm/postgresql';
+import { Controller } from '@nestjs/common';
+import { MessagePattern, Payload } from '@nestjs/microservices';
+import {
+  CatalogPatterns,
+  type ById,
+  type Category,
+  type CreateCategoryCommand,
+  type ListCategoriesQuery,
+  type Page,
+  type ReplaceCategoryCommand,
+} from '@petstore/contracts';
+import { CategoriesService } from './categories.service';
+
+/** Each message gets its own EntityManager fork (@CreateRequestContext reads `orm`). */
+@Controller()
+export class CategoriesController {
+  constructor(
+    private readonly categories: CategoriesService,
+    private readonly orm: MikroORM,
+  ) {}
+
+  @MessagePattern(CatalogPatterns.listCategories)
+  @CreateRequestContext()
+  list(@Payload() query: ListCategoriesQuery): Promise<Page<Category>> {
+    return this.categories.list(query);
+  }
+
+  @MessagePattern(CatalogPatterns.createCategory)
+  @CreateRequestContext()
+  create(@Payload() command: CreateCategoryCommand): Promise<Category> {
+    return this.categories.create(command);
+  }
+
+  @MessagePattern(CatalogPatterns.getCategory)
+  @CreateRequestContext()
+  get(@Payload() query: ById): Promise<Category> {
+    return this.categories.get(query);
+  }
+
+  @MessagePattern(CatalogPatterns.replaceCategory)
+  @CreateRequestContext()
+  replace(@Payload() command: ReplaceCategoryCommand): Promise<Category> {
+    return this.categories.replace(command);
+  }
+
+  @MessagePattern(CatalogPatterns.deleteCategory)
+  @CreateRequestContext()
+  async delete(@Payload() command: ById): Promise<null> {
+    await this.categories.delete(command);
+    return null;
+  }
+}

@@ -1,0 +1,18 @@
+import type { Options } from '@mikro-orm/postgresql';
+import { databaseOptions, type NamedMigration } from '@petstore/database';
+import { messagingEntities, messagingMigrations } from '@petstore/messaging';
+import { Category } from './categories/category.entity';
+import { Migration20261122010000_catalog } from './migrations/Migration20261122010000_catalog';
+import { Pet } from './pets/pet.entity';
+
+export const catalogEntities = [Category, Pet];
+
+/** Listed by hand: the service is a webpack bundle, there is no folder to scan at run time. */
+export const catalogMigrations: NamedMigration[] = [
+  ...messagingMigrations,
+  { name: 'Migration20261122010000_catalog', class: Migration20261122010000_catalog },
+];
+
+export function catalogDatabaseOptions(url: string): Options {
+  return databaseOptions({ url, entities: [...catalogEntities, ...messagingEntities], migrations: catalogMigrations });
+}

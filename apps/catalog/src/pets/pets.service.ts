@@ -1,0 +1,155 @@
+import { LockMode } from '@mikro-orm/core';
+import { EntityManager, type FilterQuery } from '@mikro-orm/postgresql';
+import { Injectable } from '@nestjs/common';
+import type {
+  ById,
+  EventMeta,
+  CreatePetCommand,
+  ListPetsQuery,
+  NewPet,
+  Page,
+  PatchPetCommand,
+  Pet as PetView,
+  PetStatus,
+  PetWithCategory,
+  ReplacePetCommand,
+} from '@petstore/contracts';
+import { unknownCategory } from '../categories/categories.errors';
+import { Category } from '../categories/category.entity';
+import { toCategoryView } from '../categories/category.view';
+import { violatedConstraint } from '../common/constraint-violation';
+import { containsPattern } from '../common/like-pattern';
+import { pageCursor, pageLimit, pageOf } from '../common/paging';
+import { isIssuableId, parsePathId } from '../common/path-id';
+import { Pet } from './pet.entity';
+import { PetEvents, requestMeta } from './pet.events';
+import { samePet, toPetView } from './pet.view';
+import { petNotFound } from './pets.errors';
+
+const PET_CATEGORY_FOREIGN_KEY = 'pet_category_id_fkey';
+const DEFAULT_STATUS: PetStatus = 'available';
+
+/** Expects to run inside a request context (the controller creates one per message). */
+@Injectable()
+export class PetsService {
+  constructor(
+    private readonly em: EntityManager,
+    private readonly events: PetEvents,
+  ) {}
+
+  async list(query: ListPetsQuery): Promise<Page<PetView>> {
+    const limit = pageLimit(query.limit);
+    // Every filter narrows rows read in id order, so paging walks the primary key (or the category index).
+    const where: FilterQuery<Pet> = { id: { $gt: pageCursor(query.after) } };
+    if (query.status?.length) where.status = { $in: query.status };
+    if (query.categoryId !== undefined) where.category = isIssuableId(query.categoryId) ? query.categoryId : 0;
+    if (query.name) where.name = { $ilike: containsPattern(query.name) };
+    const rows = await this.em.find(Pet, where, { orderBy: { id: 'asc' }, limit: limit + 1 });
+    return pageOf(rows.map(toPetView), limit);
+  }
+
+  async get({ id }: ById): Promise<PetView> {
+    const petId = parsePathId(id);
+    const pet = petId === undefined ? null : await this.em.findOne(Pet, petId);
+    if (!pet) throw petNotFound(id);
+    return toPetView(pet);
+  }
+
+  async details({ id }: ById): Promise<PetWithCategory> {
+    const petId = parsePathId(id);
+    const pet = petId === undefined ? null : await this.em.findOne(Pet, petId, { populate: ['category'] });
+    if (!pet) throw petNotFound(id);
+    return { ...toPetView(pet), category: toCategoryView(pet.category) };
+  }
+
+  async create({ pet, requestId }: CreatePetCommand): Promise<PetView> {
+    return this.mappingCategoryViolation(pet.categoryId, () =>
+      this.em.transactional(async (em) => {
+        const entity = em.create(Pet, {
+          name: pet.name,
+          category: categoryReference(em, pet.categoryId),
+          status: pet.status ?? DEFAULT_STATUS,
+        });
+        await em.flush();
+        const view = toPetView(entity);
+        this.events.created(em, view, requestMeta(requestId));
+        return view;
+      }),
+    );
+  }
+
+  /** A full replace: an omitted status takes its default, as on create. */
+  async replace({ id, pet, requestId }: ReplacePetCommand): Promise<PetView> {
+    return this.update(id, requestId, pet.categoryId, { ...pet, status: pet.status ?? DEFAULT_STATUS });
+  }
+
+  async patch({ id, changes, requestId }: PatchPetCommand): Promise<PetView> {
+    return this.update(id, requestId, changes.categoryId, changes);
+  }
+
+  async delete({ id, requestId }: ById): Promise<void> {
+    const petId = parsePathId(id);
+    if (petId === undefined) throw petNotFound(id);
+    await this.em.transactional(async (em) => {
+      if ((await em.nativeDelete(Pet, { id: petId })) === 0) throw petNotFound(id);
+      this.events.deleted(em, petId, requestMeta(requestId));
+    });
+  }
+
+  /**
+   * Applies a status computed elsewhere (inventory) inside the caller's transaction and
+   * publishes the change, so that every replica of the pet hears of it. Nothing happens
+   * when the pet is gone or already has that status.
+   */
+  async applyStatus(em: EntityManager, petId: number, status: PetStatus, meta: EventMeta): Promise<void> {
+    if (!isIssuableId(petId)) return;
+    const pet = await em.findOne(Pet, petId, { lockMode: LockMode.PESSIMISTIC_WRITE });
+    if (!pet || pet.status === status) return;
+    const previousStatus = pet.status;
+    pet.status = status;
+    await em.flush();
+    this.events.updated(em, toPetView(pet), previousStatus, meta);
+  }
+
+  private async update(id: string, requestId: string, categoryId: number | undefined, changes: Partial<NewPet>) {
+    const petId = parsePathId(id);
+    if (petId === undefined) throw petNotFound(id);
+    return this.mappingCategoryViolation(categoryId, () =>
+      this.em.transactional(async (em) => {
+        // The row lock orders concurrent writers, so each event's previousStatus is the status it really replaced.
+        const pet = await em.findOne(Pet, petId, { lockMode: LockMode.PESSIMISTIC_WRITE });
+        if (!pet) throw petNotFound(id);
+        const before = toPetView(pet);
+        if (changes.name !== undefined) pet.name = changes.name;
+        if (changes.categoryId !== undefined) pet.category = categoryReference(em, changes.categoryId);
+        if (changes.status !== undefined) pet.status = changes.status;
+        const after = toPetView(pet);
+        if (samePet(before, after)) return after;
+        await em.flush();
+        this.events.updated(em, after, before.status, requestMeta(requestId));
+        return after;
+      }),
+    );
+  }
+
+  /**
+   * The foreign key, not a prior read, decides whether the category exists: a category
+   * deleted concurrently cannot slip through between the check and the write.
+   */
+  private async mappingCategoryViolation<T>(categoryId: number | undefined, write: () => Promise<T>): Promise<T> {
+    try {
+      return await write();
+    } catch (error) {
+      if (categoryId !== undefined && violatedConstraint(error) === PET_CATEGORY_FOREIGN_KEY) {
+        throw unknownCategory(categoryId);
+      }
+      throw error;
+    }
+  }
+}
+
+function categoryReference(em: EntityManager, categoryId: number): Category {
+  // An id no category can have would be rounded by the driver into one that might exist.
+  if (!isIssuableId(categoryId)) throw unknownCategory(categoryId);
+  return em.getReference(Category, categoryId);
+}
