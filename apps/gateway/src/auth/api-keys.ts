@@ -1,0 +1,92 @@
+import { createHash, timingSafeEqual } from 'node:crypto';
+import { SCOPES, type Scope } from './scopes';
+
+/** One entry of `API_KEYS`: the key itself or its SHA-256 (hex), never both. */
+export interface ApiKeyConfig {
+  name: string;
+  key?: string;
+  sha256?: string;
+  scopes: Scope[];
+}
+
+/** Who sent a request: the key's name (never the secret) and what it may do. */
+export interface ApiPrincipal {
+  readonly name: string;
+  readonly scopes: ReadonlySet<string>;
+}
+
+/** The documented key of a development stack; never accepted in production (see `config.ts`). */
+export const DEV_API_KEY: ApiKeyConfig = { name: 'dev', key: 'dev-key-0123456789', scopes: ['*'] };
+
+// A bearer token is token68 (RFC 6750 §2.1); anything else could not be sent in the header.
+const TOKEN68 = /^[A-Za-z0-9\-._~+/]+=*$/;
+const SHA256_HEX = /^[0-9a-fA-F]{64}$/;
+const NAME = /^[A-Za-z0-9._:-]{1,64}$/;
+
+/** Reads the JSON of `API_KEYS`; the message of an error names the entry at fault. */
+export function parseApiKeys(json: string): ApiKeyConfig[] {
+  let value: unknown;
+  try {
+    value = JSON.parse(json);
+  } catch {
+    throw new Error('must be a JSON array of { name, key | sha256, scopes }');
+  }
+  if (!Array.isArray(value)) throw new Error('must be a JSON array of { name, key | sha256, scopes }');
+  const names = new Set<string>();
+  return value.map((entry: unknown, index) => {
+    const problem = (text: string) => new Error(`entry ${index}: ${text}`);
+    if (typeof entry !== 'object' || entry === null || Array.isArray(entry)) throw problem('must be an object');
+    const { name, key, sha256, scopes, ...rest } = entry as Record<string, unknown>;
+    const unknown = Object.keys(rest);
+    if (unknown.length > 0) throw problem(`unknown field ${unknown.join(', ')}`);
+    if (typeof name !== 'string' || !NAME.test(name)) throw problem('name must be 1–64 characters of A-Z a-z 0-9 . _ : -');
+    if (names.has(name)) throw problem(`name "${name}" is used twice`);
+    names.add(name);
+    if ((key === undefined) === (sha256 === undefined)) throw problem('needs exactly one of key and sha256');
+    if (key !== undefined && (typeof key !== 'string' || !TOKEN68.test(key))) {
+      throw problem('key must be a bearer token (A-Z a-z 0-9 - . _ ~ + / and trailing =)');
+    }
+    if (sha256 !== undefined && (typeof sha256 !== 'string' || !SHA256_HEX.test(sha256))) {
+      throw problem('sha256 must be 64 hexadecimal digits');
+    }
+    if (!Array.isArray(scopes) || scopes.length === 0) throw problem('scopes must be a non-empty array');
+    for (const scope of scopes) {
+      if (!(SCOPES as readonly unknown[]).includes(scope)) throw problem(`unknown scope ${JSON.stringify(scope)}`);
+    }
+    return { name, ...(key !== undefined ? { key: key as string } : { sha256: (sha256 as string).toLowerCase() }), scopes };
+  });
+}
+
+function sha256(text: string): Buffer {
+  return createHash('sha256').update(text, 'utf8').digest();
+}
+
+const BEARER = /^Bearer +([^\s]+) *$/i;
+
+/**
+ * Authenticates `Authorization: Bearer <key>`. Keys are hashed once; a presented key is
+ * hashed and compared with every configured digest in constant time (equal lengths by
+ * construction), without stopping at the first match, so timing tells nothing about the keys.
+ */
+export class ApiKeyring {
+  private readonly entries: ReadonlyArray<{ digest: Buffer; principal: ApiPrincipal }>;
+
+  constructor(keys: readonly ApiKeyConfig[]) {
+    this.entries = keys.map((config) => ({
+      digest: config.key !== undefined ? sha256(config.key) : Buffer.from(config.sha256 ?? '', 'hex'),
+      principal: { name: config.name, scopes: new Set(config.scopes) },
+    }));
+  }
+
+  authenticate(authorization: string | undefined): ApiPrincipal | undefined {
+    if (authorization === undefined) return undefined;
+    const match = BEARER.exec(authorization);
+    if (!match) return undefined;
+    const presented = sha256(match[1]);
+    let found: ApiPrincipal | undefined;
+    for (const entry of this.entries) {
+      if (timingSafeEqual(entry.digest, presented) && found === undefined) found = entry.principal;
+    }
+    return found;
+  }
+}

@@ -1,0 +1,48 @@
+export interface RateDecision {
+  allowed: boolean;
+  /** Requests left in the current window. */
+  remaining: number;
+  /** Whole seconds until the window restarts (at least 1 while it runs). */
+  resetSeconds: number;
+}
+
+interface Window {
+  startedAt: number;
+  used: number;
+}
+
+/**
+ * A fixed one-second window per API key. The number of keys is bounded by the configuration,
+ * so the map never grows with traffic. Counts are per gateway process.
+ */
+export class RateLimiter {
+  private readonly windows = new Map<string, Window>();
+
+  constructor(
+    readonly quota: number,
+    private readonly windowMs = 1000,
+    private readonly now: () => number = Date.now,
+  ) {}
+
+  take(key: string): RateDecision {
+    const now = this.now();
+    let window = this.windows.get(key);
+    if (window === undefined || now - window.startedAt >= this.windowMs) {
+      window = { startedAt: now, used: 0 };
+      this.windows.set(key, window);
+    }
+    const resetSeconds = Math.max(1, Math.ceil((window.startedAt + this.windowMs - now) / 1000));
+    if (window.used >= this.quota) return { allowed: false, remaining: 0, resetSeconds };
+    window.used += 1;
+    return { allowed: true, remaining: this.quota - window.used, resetSeconds };
+  }
+
+  /** `RateLimit-Policy` (draft-ietf-httpapi-ratelimit-headers, structured-field form). */
+  get policyHeader(): string {
+    return `"default";q=${this.quota};w=${Math.ceil(this.windowMs / 1000)}`;
+  }
+
+  static header(decision: RateDecision): string {
+    return `"default";r=${decision.remaining};t=${decision.resetSeconds}`;
+  }
+}

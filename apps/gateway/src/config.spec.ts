@@ -1,0 +1,80 @@
+import { ConfigError, readConfig } from '@petstore/config';
+import { gatewayConfigShape, logLevelsFrom } from './config';
+
+describe('gateway configuration', () => {
+  it('has defaults for a development machine, with the documented key', () => {
+    const config = readConfig(gatewayConfigShape, {});
+    expect(config).toEqual({
+      nodeEnv: 'development',
+      host: '0.0.0.0',
+      httpPort: 3000,
+      catalogRpc: { host: '127.0.0.1', port: 4001 },
+      ordersRpc: { host: '127.0.0.1', port: 4002 },
+      inventoryRpc: { host: '127.0.0.1', port: 4003 },
+      apiKeys: [{ name: 'dev', key: 'dev-key-0123456789', scopes: ['*'] }],
+      rateLimitPerSecond: 1000,
+      upstreamTimeoutMs: 5000,
+      inventoryDetailsTimeoutMs: 500,
+      petsV1Sunset: new Date('2027-06-30T23:59:59Z'),
+      logLevel: 'log',
+    });
+  });
+
+  it('reads every variable', () => {
+    const config = readConfig(gatewayConfigShape, {
+      NODE_ENV: 'production',
+      HOST: '127.0.0.1',
+      HTTP_PORT: '8080',
+      CATALOG_RPC: 'catalog:5001',
+      ORDERS_RPC: 'orders:5002',
+      INVENTORY_RPC: 'inventory:5003',
+      API_KEYS: '[{"name":"shop","key":"s3cret-key","scopes":["catalog:read"]}]',
+      RATE_LIMIT_PER_SECOND: '0',
+      UPSTREAM_TIMEOUT_MS: '2000',
+      INVENTORY_DETAILS_TIMEOUT_MS: '100',
+      PETS_V1_SUNSET: '2026-01-01T00:00:00Z',
+      LOG_LEVEL: 'warn',
+    });
+    expect(config).toMatchObject({
+      nodeEnv: 'production',
+      host: '127.0.0.1',
+      httpPort: 8080,
+      catalogRpc: { host: 'catalog', port: 5001 },
+      apiKeys: [{ name: 'shop', key: 's3cret-key', scopes: ['catalog:read'] }],
+      rateLimitPerSecond: 0,
+      upstreamTimeoutMs: 2000,
+      inventoryDetailsTimeoutMs: 100,
+      petsV1Sunset: new Date('2026-01-01T00:00:00Z'),
+      logLevel: 'warn',
+    });
+  });
+
+  it('refuses to start in production without keys, naming the variable', () => {
+    expect(() => readConfig(gatewayConfigShape, { NODE_ENV: 'production' })).toThrow(
+      new ConfigError('API_KEYS', 'is required in production (a JSON array of { name, key | sha256, scopes })'),
+    );
+    expect(() => readConfig(gatewayConfigShape, { NODE_ENV: 'production', API_KEYS: '[]' })).toThrow(/API_KEYS must list/);
+  });
+
+  it('refuses the development key in production', () => {
+    const API_KEYS = '[{"name":"x","key":"dev-key-0123456789","scopes":["*"]}]';
+    expect(() => readConfig(gatewayConfigShape, { NODE_ENV: 'production', API_KEYS })).toThrow(/development key/);
+    expect(readConfig(gatewayConfigShape, { NODE_ENV: 'test', API_KEYS }).apiKeys).toHaveLength(1);
+  });
+
+  it.each([
+    ['API_KEYS', '[{"name":"a"}]', /Invalid configuration: API_KEYS entry 0/],
+    ['CATALOG_RPC', 'nohost', /CATALOG_RPC must be host:port/],
+    ['RATE_LIMIT_PER_SECOND', '-1', /RATE_LIMIT_PER_SECOND/],
+    ['PETS_V1_SUNSET', 'tomorrow', /PETS_V1_SUNSET/],
+    ['NODE_ENV', 'staging', /NODE_ENV must be one of/],
+    ['LOG_LEVEL', 'loud', /LOG_LEVEL/],
+  ])('names %s when its value is bad', (name, value, message) => {
+    expect(() => readConfig(gatewayConfigShape, { [name]: value })).toThrow(message);
+  });
+
+  it('turns a level into the levels Nest prints', () => {
+    expect(logLevelsFrom('warn')).toEqual(['error', 'warn']);
+    expect(logLevelsFrom('verbose')).toHaveLength(5);
+  });
+});

@@ -1,0 +1,93 @@
+import {
+  ConfigError,
+  hostPort,
+  instant,
+  int,
+  oneOf,
+  port,
+  str,
+  type ConfigShape,
+  type Env,
+  type Reader,
+} from '@petstore/config';
+import { DEV_API_KEY, parseApiKeys, type ApiKeyConfig } from './auth/api-keys';
+
+export const NODE_ENVS = ['development', 'production', 'test'] as const;
+export type NodeEnv = (typeof NODE_ENVS)[number];
+
+/** Nest's levels, as the services read them: each one prints itself and those before it. */
+export const LOG_LEVELS = ['error', 'warn', 'log', 'debug', 'verbose'] as const;
+export type LogLevel = (typeof LOG_LEVELS)[number];
+
+export interface RpcAddress {
+  host: string;
+  port: number;
+}
+
+export interface GatewayConfig {
+  nodeEnv: NodeEnv;
+  host: string;
+  httpPort: number;
+  catalogRpc: RpcAddress;
+  ordersRpc: RpcAddress;
+  inventoryRpc: RpcAddress;
+  apiKeys: ApiKeyConfig[];
+  /** Requests per second per API key; 0 switches rate limiting (and its headers) off. */
+  rateLimitPerSecond: number;
+  upstreamTimeoutMs: number;
+  /** How long `GET /v2/pets/{petId}` waits for the inventory part before answering `inventory: null`. */
+  inventoryDetailsTimeoutMs: number;
+  /** After this instant `GET /v1/pets/{petId}` answers 410. */
+  petsV1Sunset: Date;
+  logLevel: LogLevel;
+}
+
+const nodeEnv = oneOf('NODE_ENV', NODE_ENVS, 'development');
+
+/**
+ * `API_KEYS`: a JSON array of `{ name, key | sha256, scopes }`. Outside production an unset
+ * variable means the documented development key; production refuses to start without keys
+ * and refuses that key.
+ */
+export const apiKeys: Reader<ApiKeyConfig[]> = (env: Env) => {
+  const production = nodeEnv(env) === 'production';
+  const text = env['API_KEYS']?.trim();
+  if (!text) {
+    if (production) throw new ConfigError('API_KEYS', 'is required in production (a JSON array of { name, key | sha256, scopes })');
+    return [DEV_API_KEY];
+  }
+  let keys: ApiKeyConfig[];
+  try {
+    keys = parseApiKeys(text);
+  } catch (error) {
+    throw new ConfigError('API_KEYS', (error as Error).message);
+  }
+  if (keys.length === 0 && production) throw new ConfigError('API_KEYS', 'must list at least one key in production');
+  if (production && keys.some((key) => key.key === DEV_API_KEY.key)) {
+    throw new ConfigError('API_KEYS', 'must not contain the development key in production');
+  }
+  return keys;
+};
+
+export const gatewayConfigShape: ConfigShape<GatewayConfig> = {
+  nodeEnv,
+  host: str('HOST', '0.0.0.0'),
+  httpPort: port('HTTP_PORT', 3000),
+  catalogRpc: hostPort('CATALOG_RPC', '127.0.0.1:4001'),
+  ordersRpc: hostPort('ORDERS_RPC', '127.0.0.1:4002'),
+  inventoryRpc: hostPort('INVENTORY_RPC', '127.0.0.1:4003'),
+  apiKeys,
+  rateLimitPerSecond: int('RATE_LIMIT_PER_SECOND', 1000, { min: 0, max: 1_000_000 }),
+  upstreamTimeoutMs: int('UPSTREAM_TIMEOUT_MS', 5000, { min: 1, max: 600_000 }),
+  inventoryDetailsTimeoutMs: int('INVENTORY_DETAILS_TIMEOUT_MS', 500, { min: 1, max: 600_000 }),
+  petsV1Sunset: instant('PETS_V1_SUNSET', '2027-06-30T23:59:59Z'),
+  logLevel: oneOf('LOG_LEVEL', LOG_LEVELS, 'log'),
+};
+
+/** Nest's logger takes the levels to print, not a threshold. */
+export function logLevelsFrom(level: LogLevel): LogLevel[] {
+  return LOG_LEVELS.slice(0, LOG_LEVELS.indexOf(level) + 1);
+}
+
+/** Injection token of the gateway's `GatewayConfig`. */
+export const GATEWAY_CONFIG = Symbol('GATEWAY_CONFIG');

@@ -1,0 +1,48 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { ApiError } from './api-error';
+
+export const BODY_LIMIT = 64 * 1024;
+
+/** `application/json` and `application/*+json` (Fastify hands over the normalized, lower-case type). */
+export const JSON_MEDIA_TYPE = /^application\/(?:[a-z0-9!#$&^_.-]+\+)?json(?:\s*;|$)/;
+
+const utf8 = new TextDecoder('utf-8', { fatal: true });
+
+/**
+ * Parses a JSON body: empty means no body; otherwise strict UTF-8 (RFC 8259; a `charset`
+ * parameter does not change it) and JSON, or 400 `INVALID_JSON`.
+ */
+export function parseJsonBody(raw: Buffer): unknown {
+  if (raw.length === 0) return undefined;
+  let text: string;
+  try {
+    text = utf8.decode(raw);
+  } catch {
+    throw new ApiError('INVALID_JSON', 'The request body is not valid UTF-8');
+  }
+  try {
+    return JSON.parse(text);
+  } catch {
+    throw new ApiError('INVALID_JSON', 'The request body is not valid JSON');
+  }
+}
+
+/**
+ * Replaces Fastify's parsers: JSON media types are parsed as above; a body of any other type
+ * is read to the end (so that 413 still comes first) and refused with 400
+ * `UNSUPPORTED_CONTENT_TYPE`. Both obey the 64 KiB limit.
+ */
+export function registerBodyParsers(fastify: FastifyInstance): void {
+  fastify.removeAllContentTypeParsers();
+  fastify.addContentTypeParser(JSON_MEDIA_TYPE, { parseAs: 'buffer', bodyLimit: BODY_LIMIT }, (_: FastifyRequest, body: Buffer, done) => {
+    try {
+      done(null, parseJsonBody(body));
+    } catch (error) {
+      done(error as Error, undefined);
+    }
+  });
+  fastify.addContentTypeParser('*', { parseAs: 'buffer', bodyLimit: BODY_LIMIT }, (_: FastifyRequest, body: Buffer, done) => {
+    if (body.length === 0) done(null, undefined);
+    else done(new ApiError('UNSUPPORTED_CONTENT_TYPE', 'The request body must be JSON (application/json)'), undefined);
+  });
+}

@@ -1,0 +1,154 @@
+import { coerceQuery, isPathId, isRfc3339DateTime, RequestValidator } from './validation';
+import { After, Id, Limit } from './schema';
+
+describe('isRfc3339DateTime', () => {
+  it.each([
+    '2026-05-01T10:00:00Z',
+    '2026-05-01t10:00:00z',
+    '2026-05-01T10:00:00.123Z',
+    '2026-05-01T10:00:00.123456789+02:00',
+    '2026-05-01T10:00:00-05:30',
+    '2024-02-29T00:00:00Z',
+    '2016-12-31T23:59:60Z',
+    '2017-01-01T01:29:60+01:30',
+    '0001-01-01T00:00:00Z',
+  ])('accepts %s', (text) => {
+    expect(isRfc3339DateTime(text)).toBe(true);
+  });
+
+  it.each([
+    ['no offset', '2026-05-01T10:00:00'],
+    ['a space separator', '2026-05-01 10:00:00Z'],
+    ['an offset without colon', '2026-05-01T10:00:00+0200'],
+    ['an offset without minutes', '2026-05-01T10:00:00+02'],
+    ['a date only', '2026-05-01'],
+    ['February 29 of a common year', '2025-02-29T00:00:00Z'],
+    ['month 13', '2026-13-01T00:00:00Z'],
+    ['day 0', '2026-05-00T00:00:00Z'],
+    ['April 31', '2026-04-31T00:00:00Z'],
+    ['hour 24', '2026-05-01T24:00:00Z'],
+    ['minute 60', '2026-05-01T10:60:00Z'],
+    ['a leap second that is not 23:59:60 UTC', '2026-05-01T10:00:60Z'],
+    ['year 0000', '0000-01-01T00:00:00Z'],
+    ['a five-digit year', '20260-05-01T00:00:00Z'],
+    ['trailing text', '2026-05-01T10:00:00Zx'],
+    ['an empty fraction', '2026-05-01T10:00:00.Z'],
+    ['an epoch number as text', '1767225600'],
+  ])('refuses %s', (_, text) => {
+    expect(isRfc3339DateTime(text)).toBe(false);
+  });
+});
+
+describe('isPathId', () => {
+  it.each(['1', '42', '9007199254740993', '9223372036854775807'])('accepts %s', (text) => {
+    expect(isPathId(text)).toBe(true);
+  });
+
+  it.each(['0', '-1', '+1', '01', '1.0', '1e3', '0x10', 'abc', '', ' 1', '9223372036854775808', '99999999999999999999', '１'])(
+    'refuses %p',
+    (text) => {
+      expect(isPathId(text)).toBe(false);
+    },
+  );
+});
+
+describe('coerceQuery', () => {
+  const schema = {
+    type: 'object',
+    properties: {
+      status: { type: 'array', items: { type: 'string' } },
+      categoryId: Id,
+      complete: { type: 'boolean' },
+      limit: Limit,
+      after: After,
+      name: { type: 'string' },
+    },
+    additionalProperties: false,
+  };
+
+  it('makes repeatable parameters arrays and converts integers and booleans', () => {
+    expect(coerceQuery(schema, { status: 'sold', categoryId: '7', complete: 'false', name: '12' })).toEqual({
+      status: ['sold'],
+      categoryId: 7,
+      complete: false,
+      name: '12',
+    });
+    expect(coerceQuery(schema, { status: ['sold', 'pending'] })).toEqual({ status: ['sold', 'pending'] });
+  });
+
+  it('leaves what does not convert for the schema to refuse', () => {
+    expect(coerceQuery(schema, { limit: '1e2', after: '0x10', categoryId: '', complete: 'yes' })).toEqual({
+      limit: '1e2',
+      after: '0x10',
+      categoryId: '',
+      complete: 'yes',
+    });
+    expect(coerceQuery(schema, { limit: ['1', '2'] })).toEqual({ limit: ['1', '2'] });
+  });
+
+  it('keeps unknown parameters and never reads inherited names', () => {
+    expect(coerceQuery(schema, { constructor: '1', foo: 'x' })).toEqual({ constructor: '1', foo: 'x' });
+  });
+
+  it('turns integers beyond int64 into a value every bound refuses', () => {
+    expect(coerceQuery(schema, { after: '9223372036854775808' })['after']).toBe(Number.MAX_VALUE);
+    expect(coerceQuery(schema, { after: '9223372036854775807' })['after']).toBe(2 ** 63);
+  });
+});
+
+describe('RequestValidator', () => {
+  const query = { type: 'object', properties: { limit: Limit, after: After, categoryId: Id }, additionalProperties: false };
+  const body = { type: 'object', required: ['petId'], properties: { petId: Id }, additionalProperties: false };
+
+  it('checks path ids, query and body together and reports every problem', () => {
+    const validator = new RequestValidator(['orderId'], query, body);
+    const request = { params: { orderId: '0' }, query: { limit: '0', extra: '1' }, body: { petId: 'x', more: 1 } };
+    expect(validator.validate(request)).toEqual([
+      { field: 'orderId', message: 'must be a positive 64-bit integer' },
+      { field: 'extra', message: 'is not a known query parameter' },
+      { field: 'limit', message: 'must be at least 1' },
+      { field: 'more', message: 'is not a known field' },
+      { field: 'petId', message: 'must be an integer' },
+    ]);
+  });
+
+  it('leaves the query coerced and defaulted for the controller', () => {
+    const validator = new RequestValidator([], query, undefined);
+    const request = { params: {}, query: { categoryId: '3' } as unknown, body: undefined };
+    expect(validator.validate(request)).toEqual([]);
+    expect(request.query).toEqual({ categoryId: 3, limit: 20, after: 0 });
+  });
+
+  it('forwards valid ids beyond 2^53, which no service issues, as 2^53', () => {
+    const validator = new RequestValidator([], query, body);
+    const request = { params: {}, query: { categoryId: '9007199254740993', after: '9223372036854775807' } as unknown, body: { petId: 2 ** 60 } };
+    expect(validator.validate(request)).toEqual([]);
+    expect(request.query).toMatchObject({ categoryId: 2 ** 53, after: 2 ** 53 });
+    expect(request.body).toEqual({ petId: 2 ** 53 });
+  });
+
+  it('refuses ids beyond int64', () => {
+    const validator = new RequestValidator([], query, body);
+    expect(validator.validate({ params: {}, query: { categoryId: '99999999999999999999' }, body: { petId: 1e19 } })).toEqual([
+      { field: 'categoryId', message: 'must be a 64-bit integer' },
+      { field: 'petId', message: 'must be a 64-bit integer' },
+    ]);
+  });
+
+  it('requires the body of an operation that takes one', () => {
+    const validator = new RequestValidator([], undefined, body);
+    expect(validator.validate({ params: {}, query: {}, body: undefined })).toEqual([{ field: 'body', message: 'is required' }]);
+    expect(validator.validate({ params: {}, query: {}, body: [] })).toEqual([{ field: 'body', message: 'must be an object' }]);
+    expect(validator.validate({ params: {}, query: {}, body: null })).toEqual([{ field: 'body', message: 'must not be null' }]);
+  });
+
+  it('takes no body, or an empty object, where the operation has none, and no query parameters', () => {
+    const validator = new RequestValidator(['orderId'], undefined, undefined);
+    expect(validator.validate({ params: { orderId: '5' }, query: {}, body: undefined })).toEqual([]);
+    expect(validator.validate({ params: { orderId: '5' }, query: {}, body: {} })).toEqual([]);
+    expect(validator.validate({ params: { orderId: '5' }, query: { x: '1' }, body: { reason: 'x' } })).toEqual([
+      { field: 'x', message: 'is not a known query parameter' },
+      { field: 'body', message: 'must be empty' },
+    ]);
+  });
+});

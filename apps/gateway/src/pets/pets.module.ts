@@ -1,0 +1,5 @@
+import { Module } from '@nestjs/common';
+import { PetsController } from './pets.controller';
+
+@Module({ controllers: [PetsController] })
+export class PetsModule {}

@@ -1,0 +1,70 @@
+import { PET_STATUSES } from '@petstore/contracts';
+import { CategorySchema } from '../categories/categories.schemas';
+import { After, Id, Limit, named, NOT_BLANK, page, type Schema } from '../operations/schema';
+
+export const PetStatusSchema = named('PetStatus', { type: 'string', enum: [...PET_STATUSES] });
+
+const name = { type: 'string', minLength: 1, maxLength: 100, pattern: NOT_BLANK, example: 'Rex' } as const;
+const status = { type: 'string', enum: [...PET_STATUSES] } as const;
+
+export const NewPetSchema = named('NewPet', {
+  type: 'object',
+  required: ['name', 'categoryId'],
+  properties: {
+    name,
+    categoryId: Id,
+    status: { ...status, default: 'available', description: '`available` when omitted (on PUT too: a full replace).' },
+  },
+  additionalProperties: false,
+});
+
+/** PATCH: any non-empty subset of NewPet's fields; nothing is defaulted and `null` removes nothing. */
+export const PetPatchSchema = named('PetPatch', {
+  type: 'object',
+  properties: { name, categoryId: Id, status },
+  minProperties: 1,
+  additionalProperties: false,
+  description: 'Any non-empty subset of NewPet. `null` is not a value of any field.',
+});
+
+const petProperties = {
+  id: { ...Id, readOnly: true },
+  name,
+  categoryId: Id,
+  status: PetStatusSchema,
+} as const;
+
+export const PetSchema = named('Pet', {
+  type: 'object',
+  required: ['id', 'name', 'categoryId', 'status'],
+  properties: petProperties,
+});
+
+export const PetsSchema = page('Pets', PetSchema);
+
+export const PetInventorySchema = named('PetInventory', {
+  type: 'object',
+  nullable: true,
+  required: ['quantity', 'status'],
+  properties: { quantity: { type: 'integer', minimum: 0 }, status: PetStatusSchema },
+  description:
+    'The inventory entry, or null before it exists or when the inventory service does not answer in time.',
+});
+
+export const PetDetailsSchema = named('PetDetails', {
+  type: 'object',
+  required: ['id', 'name', 'categoryId', 'status', 'category', 'inventory'],
+  properties: { ...petProperties, category: CategorySchema, inventory: PetInventorySchema },
+});
+
+export const ListPetsQuery: Schema = {
+  type: 'object',
+  properties: {
+    status: { type: 'array', items: PetStatusSchema, description: 'Repeatable: pets with any of these statuses.' },
+    categoryId: Id,
+    name: { type: 'string', minLength: 1, maxLength: 100, description: 'Case-insensitive substring of the name.' },
+    limit: Limit,
+    after: After,
+  },
+  additionalProperties: false,
+};

@@ -1,0 +1,84 @@
+import { Controller, Module, type INestMicroservice } from '@nestjs/common';
+import { NestFactory } from '@nestjs/core';
+import { MessagePattern, RpcException, ServerTCP } from '@nestjs/microservices';
+import type { RpcErrorBody } from '@petstore/contracts';
+import { createServer, type AddressInfo, type Server } from 'node:net';
+
+export type FakeHandler = (data: Record<string, unknown>) => unknown;
+
+/** A refusal as a service sends it: the RPC error body. */
+export function rpcError(status: number, code: RpcErrorBody['code'], message: string): RpcException {
+  return new RpcException({ status, code, message });
+}
+
+/** A port nobody listens on (free a moment ago). */
+export async function closedPort(): Promise<number> {
+  const server: Server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  return port;
+}
+
+/**
+ * A real Nest TCP microservice that answers the given patterns with whatever the test sets,
+ * and remembers what it received. Only for gateway-level tests: the real services are
+ * exercised end to end elsewhere.
+ */
+export class FakeService {
+  readonly received: Array<{ cmd: string; data: Record<string, unknown> }> = [];
+  private readonly handlers = new Map<string, FakeHandler>();
+  private app?: INestMicroservice;
+  port = 0;
+
+  constructor(private readonly patterns: ReadonlyArray<{ cmd: string }>) {}
+
+  on(pattern: { cmd: string }, handler: FakeHandler): this {
+    this.handlers.set(pattern.cmd, handler);
+    return this;
+  }
+
+  reset(): void {
+    this.handlers.clear();
+    this.received.length = 0;
+  }
+
+  /** Starts on a free port, or on the port it had (a restart). */
+  async start(): Promise<this> {
+    const server = new ServerTCP({ host: '127.0.0.1', port: this.port });
+    this.app = await NestFactory.createMicroservice(this.module(), { strategy: server, logger: false });
+    await this.app.listen();
+    this.port = (server.unwrap<Server>().address() as AddressInfo).port;
+    return this;
+  }
+
+  async stop(): Promise<void> {
+    await this.app?.close();
+    this.app = undefined;
+  }
+
+  private handle(cmd: string, data: Record<string, unknown>): unknown {
+    this.received.push({ cmd, data });
+    const handler = this.handlers.get(cmd);
+    if (!handler) throw rpcError(500, 'INTERNAL_ERROR', `no fake answer for ${cmd}`);
+    return handler(data);
+  }
+
+  private module(): new () => unknown {
+    const handle = (cmd: string, data: Record<string, unknown>) => this.handle(cmd, data);
+    class FakeController {}
+    this.patterns.forEach(({ cmd }, index) => {
+      const name = `handle${index}`;
+      Object.defineProperty(FakeController.prototype, name, {
+        value: (data: Record<string, unknown>) => handle(cmd, data),
+        writable: true,
+        configurable: true,
+      });
+      MessagePattern({ cmd })(FakeController.prototype, name, Object.getOwnPropertyDescriptor(FakeController.prototype, name) as PropertyDescriptor);
+    });
+    Controller()(FakeController);
+    class FakeModule {}
+    Module({ controllers: [FakeController] })(FakeModule);
+    return FakeModule;
+  }
+}
