@@ -1,0 +1,172 @@
+import {
+  EVENT_DEFINITIONS,
+  InvalidEventError,
+  OrderCancelled,
+  OrderDelivered,
+  OrderPlaced,
+  PetCreated,
+  PetDeleted,
+  PetStatusRecomputed,
+  PetUpdated,
+  StockReleased,
+  StockReservationRejected,
+  StockReserved,
+  Topics,
+  allTopics,
+  causedBy,
+  deadLetterTopic,
+  findEventDefinition,
+  parseEnvelope,
+  serializeEnvelope,
+  type AnyEventDefinition,
+} from '..';
+
+const pet = { id: 7, name: 'Rex', categoryId: 2, status: 'available' as const };
+const meta = { producer: 'test', correlationId: 'req-1' };
+
+const samples: [AnyEventDefinition, unknown][] = [
+  [PetCreated, { pet }],
+  [PetUpdated, { pet, previousStatus: 'sold' }],
+  [PetDeleted, { petId: 7 }],
+  [OrderPlaced, { orderId: 1, petId: 7, quantity: 2 }],
+  [OrderCancelled, { orderId: 1, petId: 7, quantity: 2, previousStatus: 'approved' }],
+  [OrderDelivered, { orderId: 1, petId: 7, quantity: 2 }],
+  [StockReserved, { orderId: 1, petId: 7, quantity: 2, remaining: 0 }],
+  [StockReservationRejected, { orderId: 1, petId: 7, reason: 'INSUFFICIENT_STOCK' }],
+  [StockReleased, { orderId: 1, petId: 7, quantity: 2 }],
+  [PetStatusRecomputed, { petId: 7, status: 'pending', quantity: 0 }],
+];
+
+function invalid(fn: () => unknown): InvalidEventError {
+  try {
+    fn();
+  } catch (error) {
+    if (error instanceof InvalidEventError) return error;
+    throw error;
+  }
+  throw new Error('expected an InvalidEventError');
+}
+
+describe('event contracts', () => {
+  it('covers every event of the contract', () => {
+    expect(samples.map(([definition]) => definition.type).sort()).toEqual(
+      EVENT_DEFINITIONS.map((definition) => definition.type).sort(),
+    );
+  });
+
+  describe.each(samples.map(([definition, payload]) => [definition.type, definition, payload] as const))(
+    '%s',
+    (_type, definition, payload) => {
+      it('creates an envelope keyed by the pet id that parses back to itself', () => {
+        const envelope = definition.create(payload, meta);
+
+        expect(envelope).toMatchObject({
+          type: definition.type,
+          schemaVersion: 1,
+          producer: 'test',
+          correlationId: 'req-1',
+          causationId: null,
+          key: '7',
+          payload,
+        });
+        expect(definition.topic).toMatch(/\.v1$/);
+        expect(definition.parse(serializeEnvelope(envelope))).toEqual(envelope);
+        expect(definition.parse(Buffer.from(JSON.stringify(envelope)))).toEqual(envelope);
+        expect(findEventDefinition(definition.type)).toBe(definition);
+      });
+
+      it('refuses to produce a payload with an unknown field', () => {
+        const error = invalid(() => definition.create({ ...(payload as object), extra: 1 }, meta));
+        expect(error.details).toEqual(['/ must NOT have additional properties (extra)']);
+        expect(error.eventType).toBe(definition.type);
+      });
+    },
+  );
+
+  it('defaults the correlation id to the event id and records the cause', () => {
+    const placed = OrderPlaced.create({ orderId: 1, petId: 7, quantity: 1 }, { producer: 'orders' });
+    expect(placed.correlationId).toBe(placed.eventId);
+
+    const reserved = StockReserved.create(
+      { orderId: 1, petId: 7, quantity: 1, remaining: 3 },
+      causedBy(placed, 'inventory'),
+    );
+    expect(reserved).toMatchObject({
+      producer: 'inventory',
+      correlationId: placed.eventId,
+      causationId: placed.eventId,
+    });
+  });
+
+  it('rejects payloads that break the schema when producing', () => {
+    expect(invalid(() => OrderPlaced.create({ orderId: 1, petId: 7, quantity: 0 }, meta)).details).toEqual([
+      '/quantity must be >= 1',
+    ]);
+    expect(invalid(() => PetCreated.create({ pet: { ...pet, status: 'lost' as never } }, meta)).details).toEqual([
+      '/pet/status must be equal to one of the allowed values (available, pending, sold)',
+    ]);
+    expect(invalid(() => PetDeleted.create({} as never, meta)).details).toEqual([
+      "/ must have required property 'petId'",
+    ]);
+  });
+
+  it('reads tolerantly: unknown envelope and payload fields are dropped', () => {
+    const envelope = PetCreated.create({ pet }, meta);
+    const newer = { ...envelope, traceId: 'x', payload: { pet: { ...pet, colour: 'brown' }, source: 'import' } };
+
+    expect(PetCreated.parse(JSON.stringify(newer))).toEqual(envelope);
+    expect(newer.payload.pet.colour).toBe('brown');
+  });
+
+  it('rejects what is not an event of that type', () => {
+    const envelope = PetDeleted.create({ petId: 7 }, meta);
+
+    expect(invalid(() => PetDeleted.parse('{not json')).message).toBe('Event is not valid JSON');
+    expect(invalid(() => PetDeleted.parse(null)).message).toBe('Event is empty');
+    expect(invalid(() => PetCreated.parse(envelope)).message).toBe('Expected a PetCreated event, got PetDeleted');
+    expect(invalid(() => PetDeleted.parse({ ...envelope, eventId: 'nope' })).details).toEqual([
+      '/eventId must match format "uuid"',
+    ]);
+    expect(invalid(() => PetDeleted.parse({ ...envelope, payload: { petId: '7' } })).details).toEqual([
+      '/petId must be integer',
+    ]);
+    expect(invalid(() => PetDeleted.parse({ ...envelope, key: '8' })).message).toBe(
+      'PetDeleted key 8 does not match its payload',
+    );
+    const { occurredAt: _, ...withoutTime } = envelope;
+    expect(invalid(() => PetDeleted.parse(withoutTime)).details).toEqual([
+      "/ must have required property 'occurredAt'",
+    ]);
+  });
+
+  it('reads any envelope before knowing its type', () => {
+    const envelope = PetStatusRecomputed.create({ petId: 7, status: 'sold', quantity: 0 }, meta);
+    const read = parseEnvelope(Buffer.from(serializeEnvelope(envelope)));
+
+    expect(read.type).toBe('PetStatusRecomputed');
+    expect(PetStatusRecomputed.is(read) && read.payload.status).toBe('sold');
+    expect(Object.keys(JSON.parse(serializeEnvelope(envelope)))).toEqual([
+      'eventId',
+      'type',
+      'schemaVersion',
+      'occurredAt',
+      'producer',
+      'correlationId',
+      'causationId',
+      'key',
+      'payload',
+    ]);
+  });
+
+  it('lists every topic for provisioning, with one dead-letter topic per consuming service', () => {
+    expect(allTopics()).toEqual([
+      Topics.catalogPet,
+      Topics.ordersOrder,
+      Topics.inventoryStock,
+      'catalog.dead-letter.v1',
+      'orders.dead-letter.v1',
+      'inventory.dead-letter.v1',
+    ]);
+    expect(deadLetterTopic('orders')).toBe('orders.dead-letter.v1');
+  });
+});

@@ -1,0 +1,4 @@
+export * from './errors';
+export * from './model';
+export * from './rpc';
+export * from './events';

@@ -1,0 +1,5 @@
+module.exports = {
+  displayName: 'kafka',
+  preset: '../../jest.preset.js',
+  coverageDirectory: '../../coverage/libs/kafka',
+};

@@ -1,0 +1,217 @@
+import type { EachMessagePayload, IHeaders, Kafka, KafkaMessage } from 'kafkajs';
+import { backoffDelay, sleep, type Backoff } from './backoff';
+import { createIdempotentProducer } from './producer';
+
+/** A message as the handler sees it. */
+export interface ConsumedMessage {
+  topic: string;
+  partition: number;
+  offset: string;
+  key: string | null;
+  value: Buffer | null;
+  /** Header values decoded as UTF-8 (the first one when a header repeats). */
+  headers: Record<string, string>;
+  timestamp: string;
+  /** 1 for the first delivery to the handler, counting in-process retries. */
+  attempt: number;
+}
+
+/** Thrown by a handler for a message that no retry can fix: it goes to the dead-letter topic at once. */
+export class NonRetriableError extends Error {
+  override readonly name = 'NonRetriableError';
+
+  constructor(message: string, options?: { cause?: unknown }) {
+    super(message, options);
+  }
+}
+
+/** Headers added to a dead-lettered message, next to its original headers. */
+export const DEAD_LETTER_HEADERS = {
+  topic: 'dead-letter-original-topic',
+  partition: 'dead-letter-original-partition',
+  offset: 'dead-letter-original-offset',
+  group: 'dead-letter-consumer-group',
+  attempts: 'dead-letter-attempts',
+  error: 'dead-letter-error',
+  errorName: 'dead-letter-error-name',
+  failedAt: 'dead-letter-failed-at',
+} as const;
+
+export interface RunnerLogger {
+  warn(message: string): void;
+  error(message: string): void;
+}
+
+export interface ConsumerRunnerOptions {
+  /** Full (namespaced) names, as are `topics` and `deadLetterTopic`. */
+  groupId: string;
+  topics: string[];
+  handle(message: ConsumedMessage): Promise<void>;
+  deadLetterTopic: string;
+  /** Attempts before a failing message is dead-lettered (default 5). */
+  maxAttempts?: number;
+  /** Delay between attempts (default 50 ms doubling up to 1 s). */
+  backoff?: Backoff;
+  /** Where a group without committed offsets starts (default true: nothing published before it first ran is lost). */
+  fromBeginning?: boolean;
+  /** Partitions handled at once (default 3, the partitions of a topic); one partition is always handled in order. */
+  partitionsConsumedConcurrently?: number;
+  /** How long the broker may hold a fetch while there is nothing to read (default 100 ms). */
+  maxWaitTimeInMs?: number;
+  logger?: RunnerLogger;
+}
+
+export interface RunningConsumer {
+  readonly groupId: string;
+  /** Resolves once this member has joined its group and received its partitions. */
+  whenJoined(): Promise<void>;
+  /** Finishes the message in hand, commits, leaves the group. */
+  stop(): Promise<void>;
+}
+
+const stderrLogger: RunnerLogger = {
+  warn: (message) => process.stderr.write(`[consumer] WARN ${message}\n`),
+  error: (message) => process.stderr.write(`[consumer] ERROR ${message}\n`),
+};
+
+/**
+ * Consumes `topics` in group `groupId`, one message at a time per partition. A handler error
+ * is retried in process with backoff; after the last attempt (or at once for a
+ * NonRetriableError) the original message goes to the dead-letter topic and its offset is
+ * committed, so one bad message never blocks its partition.
+ */
+export async function runConsumer(kafka: Kafka, options: ConsumerRunnerOptions): Promise<RunningConsumer> {
+  const {
+    groupId,
+    topics,
+    handle,
+    deadLetterTopic,
+    maxAttempts = 5,
+    backoff = { initialMs: 50, maxMs: 1000 },
+    fromBeginning = true,
+    partitionsConsumedConcurrently = 3,
+    maxWaitTimeInMs = 100,
+    logger = stderrLogger,
+  } = options;
+  if (topics.length === 0) throw new Error(`Consumer group ${groupId} has no topics`);
+
+  const consumer = kafka.consumer({
+    groupId,
+    // Short timeouts: a replica that dies hands its partitions over within seconds.
+    sessionTimeout: 6000,
+    heartbeatInterval: 1000,
+    rebalanceTimeout: 15_000,
+    // The broker answers a fetch as soon as a message arrives, so this does not add latency
+    // (measured: the same 10-25 ms commit-to-handled median at 20 ms and 100 ms); it bounds
+    // how long an idle fetch delays a rebalance or a stop, and 20 ms cost twice the idle CPU.
+    maxWaitTimeInMs,
+    allowAutoTopicCreation: false,
+    retry: { initialRetryTime: 100, maxRetryTime: 2000, retries: 5 },
+  });
+  const deadLetters = createIdempotentProducer(kafka);
+
+  let joined!: () => void;
+  const joinedPromise = new Promise<void>((resolve) => (joined = resolve));
+  consumer.on(consumer.events.GROUP_JOIN, () => joined());
+  consumer.on(consumer.events.CRASH, ({ payload }) => {
+    logger.error(`consumer group ${groupId} crashed (restart: ${payload.restart}): ${payload.error.message}`);
+  });
+
+  async function deadLetter(payload: EachMessagePayload, error: unknown, attempts: number): Promise<void> {
+    const { topic, partition, message } = payload;
+    const reason = error instanceof Error ? error : new Error(String(error));
+    logger.error(
+      `dead-lettering ${topic}[${partition}]@${message.offset} after ${attempts} attempt(s): ${reason.message}`,
+    );
+    await deadLetters.send({
+      topic: deadLetterTopic,
+      acks: -1,
+      messages: [
+        {
+          key: message.key,
+          value: message.value,
+          headers: {
+            ...message.headers,
+            [DEAD_LETTER_HEADERS.topic]: topic,
+            [DEAD_LETTER_HEADERS.partition]: String(partition),
+            [DEAD_LETTER_HEADERS.offset]: message.offset,
+            [DEAD_LETTER_HEADERS.group]: groupId,
+            [DEAD_LETTER_HEADERS.attempts]: String(attempts),
+            [DEAD_LETTER_HEADERS.error]: reason.message.slice(0, 2000),
+            [DEAD_LETTER_HEADERS.errorName]: reason.name,
+            [DEAD_LETTER_HEADERS.failedAt]: new Date().toISOString(),
+          },
+        },
+      ],
+    });
+  }
+
+  async function eachMessage(payload: EachMessagePayload): Promise<void> {
+    const base = toConsumedMessage(payload.topic, payload.partition, payload.message);
+    for (let attempt = 1; ; attempt++) {
+      try {
+        await handle({ ...base, attempt });
+        return;
+      } catch (error) {
+        if (error instanceof NonRetriableError || attempt >= maxAttempts) {
+          await deadLetter(payload, error, attempt);
+          return;
+        }
+        const delay = backoffDelay(attempt, backoff);
+        const reason = error instanceof Error ? error.message : String(error);
+        logger.warn(
+          `${payload.topic}[${payload.partition}]@${base.offset} failed (attempt ${attempt}/${maxAttempts}), ` +
+            `retrying in ${delay} ms: ${reason}`,
+        );
+        await sleep(delay);
+        await payload.heartbeat();
+      }
+    }
+  }
+
+  await deadLetters.connect();
+  try {
+    await consumer.connect();
+    await consumer.subscribe({ topics, fromBeginning });
+    await consumer.run({ partitionsConsumedConcurrently, eachMessage });
+  } catch (error) {
+    await Promise.allSettled([consumer.disconnect(), deadLetters.disconnect()]);
+    throw error;
+  }
+
+  let stopping: Promise<void> | undefined;
+  return {
+    groupId,
+    whenJoined: () => joinedPromise,
+    stop: () =>
+      (stopping ??= (async () => {
+        await consumer.disconnect();
+        await deadLetters.disconnect();
+      })()),
+  };
+}
+
+function toConsumedMessage(
+  topic: string,
+  partition: number,
+  message: KafkaMessage,
+): Omit<ConsumedMessage, 'attempt'> {
+  return {
+    topic,
+    partition,
+    offset: message.offset,
+    key: message.key ? message.key.toString('utf8') : null,
+    value: message.value,
+    headers: decodeHeaders(message.headers),
+    timestamp: message.timestamp,
+  };
+}
+
+export function decodeHeaders(headers: IHeaders | undefined): Record<string, string> {
+  const decoded: Record<string, string> = {};
+  for (const [name, value] of Object.entries(headers ?? {})) {
+    const first = Array.isArray(value) ? value[0] : value;
+    if (first !== undefined) decoded[name] = first.toString();
+  }
+  return decoded;
+}

@@ -1,0 +1,6 @@
+export * from './backoff';
+export * from './consumer-runner';
+export * from './kafka-client';
+export * from './namespace';
+export * from './producer';
+export * from './provision-topics';

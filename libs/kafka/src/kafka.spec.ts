@@ -1,0 +1,148 @@
+import { randomBytes } from 'node:crypto';
+import type { Admin, Kafka, Producer } from 'kafkajs';
+import {
+  DEAD_LETTER_HEADERS,
+  LogLevel,
+  NonRetriableError,
+  createIdempotentProducer,
+  createKafkaClient,
+  namespaced,
+  provisionTopics,
+  runConsumer,
+  sendAll,
+  type ConsumedMessage,
+  type RunningConsumer,
+} from '.';
+
+const brokers = (process.env['KAFKA_BROKERS'] || '127.0.0.1:9092').split(',');
+const namespace = `t-${randomBytes(4).toString('hex')}.`;
+const topic = namespaced(namespace, 'kafka-spec.things.v1');
+const deadLetterTopic = namespaced(namespace, 'kafka-spec.dead-letter.v1');
+
+/** Messages handed to a handler, with a way to wait for one without sleeping. */
+class Collector {
+  readonly messages: ConsumedMessage[] = [];
+  private waiters: { predicate: (m: ConsumedMessage) => boolean; resolve: (m: ConsumedMessage) => void }[] = [];
+
+  add(message: ConsumedMessage): void {
+    this.messages.push(message);
+    this.waiters = this.waiters.filter((waiter) => {
+      if (!waiter.predicate(message)) return true;
+      waiter.resolve(message);
+      return false;
+    });
+  }
+
+  waitFor(predicate: (m: ConsumedMessage) => boolean, timeoutMs = 10_000): Promise<ConsumedMessage> {
+    const found = this.messages.find(predicate);
+    if (found) return Promise.resolve(found);
+    return new Promise((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error(`nothing matched within ${timeoutMs} ms`)), timeoutMs);
+      this.waiters.push({
+        predicate,
+        resolve: (message) => {
+          clearTimeout(timer);
+          resolve(message);
+        },
+      });
+    });
+  }
+}
+
+const text = (message: ConsumedMessage) => message.value?.toString() ?? '';
+
+describe('@petstore/kafka against the broker', () => {
+  let kafka: Kafka;
+  let admin: Admin;
+  let producer: Producer;
+  const running: RunningConsumer[] = [];
+
+  beforeAll(async () => {
+    kafka = createKafkaClient({ clientId: 'kafka-spec', brokers, logLevel: LogLevel.ERROR });
+    admin = kafka.admin();
+    await admin.connect();
+    producer = createIdempotentProducer(kafka);
+    await producer.connect();
+  });
+
+  afterAll(async () => {
+    await Promise.all(running.map((consumer) => consumer.stop()));
+    await producer?.disconnect();
+    await admin?.disconnect();
+  });
+
+  it('provisions topics idempotently, also when replicas race', async () => {
+    const names = [topic, deadLetterTopic];
+    await Promise.all([provisionTopics(admin, names), provisionTopics(admin, names)]);
+    await provisionTopics(admin, names);
+
+    const { topics } = await admin.fetchTopicMetadata({ topics: names });
+    expect(topics.map((t) => [t.name, t.partitions.length]).sort()).toEqual([
+      [deadLetterTopic, 3],
+      [topic, 3],
+    ]);
+  });
+
+  it('retries, dead-letters what keeps failing, and keeps each key in order', async () => {
+    const handled = new Collector();
+    const deadLettered = new Collector();
+    const failuresLeft = new Map([['flaky', 2]]);
+
+    running.push(
+      await runConsumer(kafka, {
+        groupId: namespaced(namespace, 'kafka-spec-dlt'),
+        topics: [deadLetterTopic],
+        deadLetterTopic: namespaced(namespace, 'unused'),
+        handle: async (message) => deadLettered.add(message),
+      }),
+      await runConsumer(kafka, {
+        groupId: namespaced(namespace, 'kafka-spec'),
+        topics: [topic],
+        deadLetterTopic,
+        maxAttempts: 3,
+        backoff: { initialMs: 10, maxMs: 40 },
+        logger: { warn: () => undefined, error: () => undefined },
+        handle: async (message) => {
+          const value = text(message);
+          if (value === 'poison') throw new Error('cannot handle poison');
+          if (value === 'garbage') throw new NonRetriableError('not an event');
+          const left = failuresLeft.get(value) ?? 0;
+          if (left > 0) {
+            failuresLeft.set(value, left - 1);
+            throw new Error('transient');
+          }
+          handled.add(message);
+        },
+      }),
+    );
+
+    const values = ['a1', 'poison', 'a2', 'garbage', 'flaky', 'a3'];
+    await sendAll(producer, [
+      {
+        topic,
+        messages: values.map((value) => ({ key: 'pet-1', value, headers: { origin: 'spec' } })),
+      },
+    ]);
+
+    await handled.waitFor((m) => text(m) === 'a3');
+    expect(handled.messages.map(text)).toEqual(['a1', 'a2', 'flaky', 'a3']);
+    expect(handled.messages.find((m) => text(m) === 'flaky')?.attempt).toBe(3);
+
+    const poison = await deadLettered.waitFor((m) => text(m) === 'poison');
+    expect(poison.key).toBe('pet-1');
+    expect(poison.headers).toMatchObject({
+      origin: 'spec',
+      [DEAD_LETTER_HEADERS.topic]: topic,
+      [DEAD_LETTER_HEADERS.group]: namespaced(namespace, 'kafka-spec'),
+      [DEAD_LETTER_HEADERS.attempts]: '3',
+      [DEAD_LETTER_HEADERS.error]: 'cannot handle poison',
+      [DEAD_LETTER_HEADERS.errorName]: 'Error',
+    });
+    const garbage = await deadLettered.waitFor((m) => text(m) === 'garbage');
+    expect(garbage.headers).toMatchObject({
+      [DEAD_LETTER_HEADERS.attempts]: '1',
+      [DEAD_LETTER_HEADERS.errorName]: 'NonRetriableError',
+    });
+    expect(deadLettered.messages.map(text).sort()).toEqual(['garbage', 'poison']);
+  });
+});

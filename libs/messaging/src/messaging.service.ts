@@ -1,0 +1,166 @@
+import {
+  Inject,
+  Injectable,
+  Logger,
+  type BeforeApplicationShutdown,
+  type OnApplicationBootstrap,
+} from '@nestjs/common';
+import { allTopics, deadLetterTopic } from '@petstore/contracts';
+import { backoffDelay, provisionTopics, runConsumer, type RunningConsumer } from '@petstore/kafka';
+import type { Admin } from 'kafkajs';
+import { EventDispatcher } from './event.dispatcher';
+import { MessagingKafka } from './messaging-kafka';
+import { MESSAGING_OPTIONS, defaultConsumerSettings, type MessagingOptions } from './messaging.options';
+import { OutboxRelay } from './outbox.relay';
+
+const BROKER_CHECK_TIMEOUT_MS = 800;
+const BROKER_CHECK_CACHE_MS = 1000;
+
+/**
+ * Brings the service's messaging up after the application has started (topics, relay,
+ * consumer group) and down before it shuts down (consumer first, so no handler is cut short,
+ * then the relay publishes what is left). If Kafka is unreachable at start the service still
+ * starts, reports not ready, and keeps trying.
+ */
+@Injectable()
+export class MessagingService implements OnApplicationBootstrap, BeforeApplicationShutdown {
+  private readonly logger = new Logger(MessagingService.name);
+  private consumer?: RunningConsumer;
+  private checkAdmin?: Admin;
+  private started = false;
+  private stopped = false;
+  private restartTimer?: NodeJS.Timeout;
+  private markStarted!: () => void;
+  private readonly startedPromise = new Promise<void>((resolve) => (this.markStarted = resolve));
+  private lastCheck?: { at: number; error?: Error };
+  private checking?: Promise<void>;
+
+  constructor(
+    private readonly kafka: MessagingKafka,
+    private readonly relay: OutboxRelay,
+    private readonly dispatcher: EventDispatcher,
+    @Inject(MESSAGING_OPTIONS) private readonly options: MessagingOptions,
+  ) {}
+
+  /** The consumer group of this service (namespaced). */
+  get consumerGroup(): string {
+    return this.kafka.name(this.options.producer);
+  }
+
+  /** Where this service's consumer puts what it cannot handle (namespaced). */
+  get deadLetterTopic(): string {
+    return this.kafka.name(deadLetterTopic(this.options.producer));
+  }
+
+  async onApplicationBootstrap(): Promise<void> {
+    await this.dispatcher.resolveHandlers();
+    await this.startOrRetry(1);
+  }
+
+  async beforeApplicationShutdown(): Promise<void> {
+    this.stopped = true;
+    clearTimeout(this.restartTimer);
+    await this.consumer?.stop().catch((error: Error) => this.logger.warn(`Stopping the consumer: ${error.message}`));
+    await this.relay.stop();
+    await this.checkAdmin?.disconnect().catch(() => undefined);
+  }
+
+  /** Resolves once the topics exist, the relay runs and the consumer (if any) runs. */
+  whenStarted(): Promise<void> {
+    return this.startedPromise;
+  }
+
+  /**
+   * Resolves once the consumer has joined its group and holds partitions (at once for a
+   * service without handlers). Start-up does not wait for it: after a crash the group may
+   * wait out the dead member's session first.
+   */
+  async whenConsumerJoined(): Promise<void> {
+    await this.startedPromise;
+    await this.consumer?.whenJoined();
+  }
+
+  /**
+   * Whether the broker answers: answered from a one-second cache, and never slower than
+   * 800 ms. Fails until the topics are provisioned.
+   */
+  async checkBroker(): Promise<void> {
+    if (!this.started) throw new Error('Kafka messaging has not started yet');
+    const cached = this.lastCheck;
+    if (!cached || Date.now() - cached.at >= BROKER_CHECK_CACHE_MS) {
+      this.checking ??= this.askBroker()
+        .then(
+          () => void (this.lastCheck = { at: Date.now() }),
+          (error: Error) => void (this.lastCheck = { at: Date.now(), error }),
+        )
+        .finally(() => (this.checking = undefined));
+      await withTimeout(this.checking, BROKER_CHECK_TIMEOUT_MS, 'Kafka did not answer within 800 ms');
+    }
+    if (this.lastCheck?.error) throw this.lastCheck.error;
+  }
+
+  private async startOrRetry(attempt: number): Promise<void> {
+    try {
+      await this.start();
+    } catch (error) {
+      if (this.stopped) return;
+      const delay = backoffDelay(attempt, { initialMs: 1000, maxMs: 10_000 });
+      this.logger.warn(`Kafka messaging could not start (${(error as Error).message}); retrying in ${delay} ms`);
+      this.restartTimer = setTimeout(() => void this.startOrRetry(attempt + 1), delay);
+    }
+  }
+
+  private async start(): Promise<void> {
+    const admin = this.kafka.kafka.admin();
+    await admin.connect();
+    try {
+      const topics = [...allTopics(), deadLetterTopic(this.options.producer)];
+      await provisionTopics(admin, topics.map((topic) => this.kafka.name(topic)));
+    } finally {
+      await admin.disconnect();
+    }
+    if (this.stopped) return;
+    this.relay.start();
+    const topics = this.dispatcher.topics();
+    if (topics.length > 0 && !this.consumer) {
+      const settings = { ...defaultConsumerSettings, ...this.options.consumer };
+      const consumer = await runConsumer(this.kafka.kafka, {
+        groupId: this.consumerGroup,
+        topics: topics.map((topic) => this.kafka.name(topic)),
+        deadLetterTopic: this.deadLetterTopic,
+        maxAttempts: settings.maxAttempts,
+        backoff: settings.backoff,
+        handle: (message) => this.dispatcher.dispatch(message),
+        logger: this.logger,
+      });
+      if (this.stopped) {
+        await consumer.stop();
+        return;
+      }
+      this.consumer = consumer;
+    }
+    this.started = true;
+    this.markStarted();
+  }
+
+  private async askBroker(): Promise<void> {
+    if (!this.checkAdmin) {
+      const admin = this.kafka.kafka.admin({ retry: { retries: 0 } });
+      await admin.connect();
+      this.checkAdmin = admin;
+    }
+    await this.checkAdmin.describeCluster();
+  }
+}
+
+async function withTimeout(promise: Promise<void>, ms: number, message: string): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  try {
+    await Promise.race([
+      promise,
+      new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error(message)), ms))),
+    ]);
+  } finally {
+    clearTimeout(timer);
+  }
+}

@@ -1,0 +1,404 @@
+import { once } from 'node:events';
+import { Inject, Injectable } from '@nestjs/common';
+import { Test, type TestingModule } from '@nestjs/testing';
+import { MikroOrmModule } from '@mikro-orm/nestjs';
+import { Migration } from '@mikro-orm/migrations';
+import { MikroORM, type EntityManager } from '@mikro-orm/postgresql';
+import {
+  OrderCancelled,
+  OrderPlaced,
+  StockReserved,
+  Topics,
+  causedBy,
+  deadLetterTopic,
+  serializeEnvelope,
+  type EnvelopeOf,
+  type EventEnvelope,
+} from '@petstore/contracts';
+import { databaseOptions, prepareTestDatabase } from '@petstore/database';
+import {
+  DEAD_LETTER_HEADERS,
+  LogLevel,
+  createIdempotentProducer,
+  createKafkaClient,
+  namespaced,
+} from '@petstore/kafka';
+import { EventProbe, testDatabaseUrl, testKafkaBrokers, uniqueNamespace, type ProbedMessage } from '@petstore/testing';
+import type { Producer } from 'kafkajs';
+import {
+  EventHandler,
+  KafkaReadinessCheck,
+  MessagingKafka,
+  MessagingModule,
+  MessagingService,
+  OutboxRelay,
+  OutboxWriter,
+  defaultRelaySettings,
+  messagingEntities,
+  messagingMigrations,
+  type EventHandlerOf,
+} from '.';
+
+jest.setTimeout(60_000);
+
+const SERVICE = 'messaging-spec';
+const namespace = uniqueNamespace();
+const brokers = testKafkaBrokers();
+
+class MigrationSpecEffect extends Migration {
+  override async up(): Promise<void> {
+    // No unique constraint on purpose: a handler running twice would leave two rows.
+    this.addSql('create table spec_effect (id serial primary key, event_id uuid not null, replica text not null)');
+  }
+}
+
+const ormOptions = databaseOptions({
+  url: testDatabaseUrl('messaging'),
+  entities: [...messagingEntities],
+  migrations: [...messagingMigrations, { name: 'MigrationSpecEffect', class: MigrationSpecEffect }],
+  poolMax: 5,
+});
+
+const REPLICA = Symbol('REPLICA');
+const quiet = () => undefined;
+
+/** Records its effect and answers through the outbox, like inventory answering an order. */
+@EventHandler(OrderPlaced)
+@Injectable()
+class OrderPlacedSpecHandler implements EventHandlerOf<typeof OrderPlaced> {
+  constructor(
+    private readonly outbox: OutboxWriter,
+    @Inject(REPLICA) private readonly replica: string,
+  ) {}
+
+  async handle(event: EnvelopeOf<typeof OrderPlaced>, em: EntityManager): Promise<void> {
+    if (event.payload.quantity === 999) throw new Error('the stock system is on fire');
+    await em.execute('insert into spec_effect (event_id, replica) values (?, ?)', [event.eventId, this.replica]);
+    const { orderId, petId, quantity } = event.payload;
+    this.outbox.add(em, StockReserved.create({ orderId, petId, quantity, remaining: 0 }, causedBy(event, SERVICE)));
+  }
+}
+
+async function startService(replica: string, brokerList = brokers): Promise<TestingModule> {
+  const app = await Test.createTestingModule({
+    imports: [
+      MikroOrmModule.forRoot(ormOptions),
+      MessagingModule.forRoot({
+        producer: SERVICE,
+        kafka: { brokers: brokerList, namespace, logLevel: LogLevel.NOTHING },
+        handlers: [OrderPlacedSpecHandler],
+        consumer: { maxAttempts: 3, backoff: { initialMs: 20, maxMs: 80 } },
+      }),
+    ],
+    providers: [OrderPlacedSpecHandler, { provide: REPLICA, useValue: replica }],
+  })
+    .setLogger({ log: quiet, error: quiet, warn: quiet })
+    .compile();
+  await app.init();
+  return app;
+}
+
+let nextOrderId = 1;
+function orderPlaced(petId: number, quantity = 1): EnvelopeOf<typeof OrderPlaced> {
+  return OrderPlaced.create({ orderId: nextOrderId++, petId, quantity }, { producer: 'orders', correlationId: 'spec' });
+}
+
+const answerTo = (cause: EventEnvelope) => (event: EventEnvelope) =>
+  event.type === StockReserved.type && event.causationId === cause.eventId;
+
+describe('messaging (outbox relay and idempotent consumer) against PostgreSQL and Kafka', () => {
+  let probe: EventProbe;
+
+  beforeAll(async () => {
+    await prepareTestDatabase(ormOptions);
+    probe = await EventProbe.start({
+      namespace,
+      brokers,
+      topics: [Topics.ordersOrder, Topics.inventoryStock, deadLetterTopic(SERVICE)],
+    });
+  });
+
+  afterAll(async () => {
+    await probe?.stop();
+  });
+
+  describe('the outbox relay on its own', () => {
+    let orm: MikroORM;
+
+    beforeAll(async () => {
+      orm = await MikroORM.init(ormOptions);
+    });
+
+    afterAll(async () => {
+      await orm?.close(true);
+    });
+
+    it('keeps the rows, records the failure, and a relay that reaches the broker publishes them in order', async () => {
+      const settings = { ...defaultRelaySettings, backoff: { initialMs: 100, maxMs: 200 }, flushTimeoutMs: 500 };
+      const unreachable = new OutboxRelay(
+        orm,
+        new MessagingKafka({ clientId: 'dead', brokers: ['127.0.0.1:9'], namespace, logLevel: LogLevel.NOTHING }),
+        settings,
+      );
+      const writer = new OutboxWriter(orm, unreachable);
+      writer.onModuleInit();
+      unreachable.start();
+
+      const events = [orderPlaced(500), orderPlaced(500), orderPlaced(500)];
+      const failed = once(unreachable.events, 'failed');
+      await orm.em.fork().transactional(async (em) => {
+        for (const event of events) writer.add(em, event);
+      });
+      const [failure] = await failed;
+      expect(failure.count).toBe(3);
+      await unreachable.stop();
+
+      const stuck = await orm.em
+        .fork()
+        .execute('select attempts, last_error, published_at from outbox_event where key = ? order by seq', ['500']);
+      expect(stuck).toHaveLength(3);
+      for (const row of stuck) {
+        expect(row.published_at).toBeNull();
+        expect(row.attempts).toBeGreaterThanOrEqual(1);
+        expect(row.last_error).toEqual(expect.any(String));
+      }
+
+      const reachable = new OutboxRelay(
+        orm,
+        new MessagingKafka({ clientId: 'alive', brokers, namespace, logLevel: LogLevel.NOTHING }),
+        settings,
+      );
+      reachable.start();
+      try {
+        await probe.waitFor((event) => event.eventId === events[2].eventId);
+      } finally {
+        await reachable.stop();
+      }
+      const seen = probe.all().filter((event) => events.some((e) => e.eventId === event.eventId));
+      expect(seen.map((event) => event.eventId)).toEqual(events.map((event) => event.eventId));
+      const published = await orm.em
+        .fork()
+        .execute('select last_error, published_at from outbox_event where key = ? order by seq', ['500']);
+      expect(published.every((row) => row.published_at !== null && row.last_error === null)).toBe(true);
+    });
+
+    it('is woken by the commit, also of a nested transaction, not by its sweep', async () => {
+      const relay = new OutboxRelay(
+        orm,
+        new MessagingKafka({ clientId: 'woken', brokers, namespace, logLevel: LogLevel.NOTHING }),
+        { ...defaultRelaySettings, sweepIntervalMs: 10 * 60 * 1000 },
+      );
+      const writer = new OutboxWriter(orm, relay);
+      writer.onModuleInit();
+      relay.start();
+      try {
+        const first = orderPlaced(501);
+        await orm.em.fork().transactional(async (em) => {
+          writer.add(em, first);
+        });
+        await probe.waitFor((event) => event.eventId === first.eventId, 5000);
+
+        // The relay is idle now: only the outer transaction's commit can wake it.
+        const inner = orderPlaced(501);
+        await orm.em.fork().transactional(async (em) => {
+          await em.transactional(async (nested) => {
+            writer.add(nested, inner);
+          });
+        });
+        await probe.waitFor((event) => event.eventId === inner.eventId, 5000);
+        expect(() => writer.add(orm.em.fork(), orderPlaced(501))).toThrow(
+          'OutboxWriter.add needs the EntityManager of an em.transactional(...) callback',
+        );
+      } finally {
+        await relay.stop();
+      }
+    });
+  });
+
+  describe('MessagingModule', () => {
+    let app: TestingModule;
+    let orm: MikroORM;
+    let outbox: OutboxWriter;
+    let rawProducer: Producer;
+    const ordersTopic = namespaced(namespace, Topics.ordersOrder);
+
+    async function commit(...events: EventEnvelope[]): Promise<void> {
+      await orm.em.fork().transactional(async (em) => {
+        for (const event of events) outbox.add(em, event);
+      });
+    }
+
+    async function effects(eventId: string): Promise<{ replica: string }[]> {
+      return orm.em.fork().execute('select replica from spec_effect where event_id = ?', [eventId]);
+    }
+
+    beforeAll(async () => {
+      app = await startService('a');
+      orm = app.get(MikroORM);
+      outbox = app.get(OutboxWriter);
+      await app.get(MessagingService).whenConsumerJoined();
+      rawProducer = createIdempotentProducer(
+        createKafkaClient({ clientId: 'spec-raw', brokers, logLevel: LogLevel.NOTHING }),
+      );
+      await rawProducer.connect();
+    });
+
+    afterAll(async () => {
+      await rawProducer?.disconnect();
+      await app?.close();
+    });
+
+    it('publishes what a committed transaction wrote, promptly, and the consumer handles it', async () => {
+      const toTopic: number[] = [];
+      const roundTrip: number[] = [];
+      for (let i = 0; i < 20; i++) {
+        const event = orderPlaced(600 + i);
+        const committed = Date.now();
+        await commit(event);
+        await probe.waitFor((e) => e.eventId === event.eventId);
+        toTopic.push(Date.now() - committed);
+        const answer = await probe.waitFor(answerTo(event));
+        roundTrip.push(Date.now() - committed);
+        expect(answer).toMatchObject({ producer: SERVICE, correlationId: 'spec', key: String(600 + i) });
+      }
+      const stats = (values: number[]) => {
+        const sorted = [...values].sort((a, b) => a - b);
+        return `median ${sorted[Math.floor(sorted.length / 2)]} ms, max ${sorted[sorted.length - 1]} ms`;
+      };
+      // Reported for the record; the bound is generous so a busy machine does not fail the suite.
+      process.stdout.write(
+        `commit → on the topic: ${stats(toTopic)}; commit → handled and answered: ${stats(roundTrip)}\n`,
+      );
+      expect(Math.max(...roundTrip)).toBeLessThan(5000);
+    });
+
+    it('publishes nothing from a rolled-back transaction', async () => {
+      const doomed = orderPlaced(700);
+      await expect(
+        orm.em.fork().transactional(async (em) => {
+          outbox.add(em, doomed);
+          await em.flush();
+          throw new Error('changed my mind');
+        }),
+      ).rejects.toThrow('changed my mind');
+      const after = orderPlaced(700);
+      await commit(after);
+
+      // Same key, same partition: had the first been published, it would have arrived first.
+      await probe.waitFor((event) => event.eventId === after.eventId);
+      expect(probe.all().some((event) => event.eventId === doomed.eventId)).toBe(false);
+      const rows = await orm.em.fork().execute('select 1 from outbox_event where event_id = ?', [doomed.eventId]);
+      expect(rows).toEqual([]);
+    });
+
+    it('handles an event delivered twice only once', async () => {
+      const event = orderPlaced(701);
+      const marker = orderPlaced(701);
+      await rawProducer.send({
+        topic: ordersTopic,
+        messages: [event, event, marker].map((e) => ({ key: e.key, value: serializeEnvelope(e) })),
+      });
+
+      await probe.waitFor(answerTo(marker));
+      expect(await effects(event.eventId)).toHaveLength(1);
+      expect(probe.all().filter(answerTo(event))).toHaveLength(1);
+    });
+
+    it('dead-letters malformed messages at once and carries on with the partition', async () => {
+      const invalidPayload = { ...orderPlaced(702), payload: { orderId: 1, petId: 702, quantity: 0 } };
+      const notForThisService = OrderCancelled.create(
+        { orderId: 9, petId: 702, quantity: 1, previousStatus: 'placed' },
+        { producer: 'orders' },
+      );
+      const next = orderPlaced(702);
+      await rawProducer.send({
+        topic: ordersTopic,
+        messages: [
+          { key: '702', value: '{not json' },
+          { key: '702', value: JSON.stringify(invalidPayload) },
+          { key: '702', value: serializeEnvelope(notForThisService) },
+          { key: '702', value: serializeEnvelope(next) },
+        ],
+      });
+
+      await probe.waitFor(answerTo(next));
+      const deadLettered = (m: ProbedMessage) => m.topic === deadLetterTopic(SERVICE);
+      const garbage = await probe.waitForMessage((m) => deadLettered(m) && m.value === '{not json');
+      expect(garbage.key).toBe('702');
+      expect(garbage.headers).toMatchObject({
+        [DEAD_LETTER_HEADERS.topic]: ordersTopic,
+        [DEAD_LETTER_HEADERS.attempts]: '1',
+        [DEAD_LETTER_HEADERS.errorName]: 'NonRetriableError',
+        [DEAD_LETTER_HEADERS.error]: 'Event is not valid JSON',
+      });
+      const invalid = await probe.waitForMessage(
+        (m) => deadLettered(m) && m.envelope?.eventId === invalidPayload.eventId,
+      );
+      expect(invalid.headers[DEAD_LETTER_HEADERS.error]).toBe('Invalid OrderPlaced payload: /quantity must be >= 1');
+      // An event type the service has no handler for is skipped, not dead-lettered.
+      const skipped = (m: ProbedMessage) => deadLettered(m) && m.envelope?.eventId === notForThisService.eventId;
+      expect(probe.messages().some(skipped)).toBe(false);
+    });
+
+    it('dead-letters an event whose handler keeps failing after the last attempt, and carries on', async () => {
+      const failing = orderPlaced(703, 999);
+      const next = orderPlaced(703);
+      await commit(failing, next);
+
+      await probe.waitFor(answerTo(next));
+      const dead = await probe.waitForMessage(
+        (m) => m.topic === deadLetterTopic(SERVICE) && m.envelope?.eventId === failing.eventId,
+      );
+      expect(dead.headers).toMatchObject({
+        [DEAD_LETTER_HEADERS.attempts]: '3',
+        [DEAD_LETTER_HEADERS.error]: 'the stock system is on fire',
+        [DEAD_LETTER_HEADERS.group]: namespaced(namespace, SERVICE),
+      });
+      expect(await effects(failing.eventId)).toEqual([]);
+      expect(
+        await orm.em.fork().execute('select 1 from processed_event where event_id = ?', [failing.eventId]),
+      ).toEqual([]);
+    });
+
+    it('shares the work between two replicas in one group, each event handled once', async () => {
+      const second = await startService('b');
+      try {
+        await second.get(MessagingService).whenConsumerJoined();
+        const events = Array.from({ length: 30 }, (_, i) => orderPlaced(800 + i));
+        await commit(...events.slice(0, 15));
+        // Both replicas write to the shared outbox; whichever relay holds the lock publishes.
+        const secondOrm: MikroORM = second.get(MikroORM);
+        await secondOrm.em.fork().transactional(async (em) => {
+          for (const event of events.slice(15)) second.get(OutboxWriter).add(em, event);
+        });
+
+        for (const event of events) await probe.waitFor(answerTo(event));
+        const rows = await orm.em
+          .fork()
+          .execute<{ event_id: string; replica: string }[]>(
+            `select event_id, replica from spec_effect where event_id in (${events.map(() => '?').join(', ')})`,
+            events.map((event) => event.eventId),
+          );
+        expect(rows.map((row) => row.event_id).sort()).toEqual(events.map((event) => event.eventId).sort());
+        expect(new Set(rows.map((row) => row.replica))).toEqual(new Set(['a', 'b']));
+      } finally {
+        await second.close();
+      }
+    });
+
+    it('reports the broker as ready', async () => {
+      await expect(app.get(KafkaReadinessCheck).check()).resolves.toBeUndefined();
+    });
+  });
+
+  it('reports not ready, quickly, while the broker is unreachable', async () => {
+    const app = await startService('unreachable', ['127.0.0.1:9']);
+    try {
+      const started = Date.now();
+      await expect(app.get(KafkaReadinessCheck).check()).rejects.toThrow();
+      expect(Date.now() - started).toBeLessThan(1000);
+    } finally {
+      await app.close();
+    }
+  });
+});

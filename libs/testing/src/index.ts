@@ -1,0 +1,2 @@
+export * from './event-probe';
+export * from './test-environment';
