@@ -1,0 +1,5 @@
+module.exports = {
+  displayName: 'orders',
+  preset: '../../jest.preset.js',
+  coverageDirectory: '../../coverage/apps/orders',
+};
