@@ -1,0 +1,5 @@
+module.exports = {
+  displayName: 'inventory',
+  preset: '../../jest.preset.js',
+  coverageDirectory: '../../coverage/apps/inventory',
+};

@@ -1,0 +1,49 @@
+import { Inject, Injectable, Logger, type OnModuleDestroy } from '@nestjs/common';
+import { ClientProxyFactory, Transport, type ClientProxy } from '@nestjs/microservices';
+import { CatalogPatterns, isRpcErrorBody, type ById, type Pet } from '@petstore/contracts';
+import { DomainError } from '@petstore/service-kit';
+import { lastValueFrom, timeout } from 'rxjs';
+
+export interface CatalogClientOptions {
+  host: string;
+  port: number;
+  timeoutMs: number;
+}
+
+export const CATALOG_CLIENT_OPTIONS = Symbol('CATALOG_CLIENT_OPTIONS');
+
+/**
+ * Asks the catalog about a pet that no event has told this service of yet: a pet created
+ * a moment ago has stock to set and orders to decide at once (read your writes), before
+ * PetCreated arrives.
+ */
+@Injectable()
+export class CatalogClient implements OnModuleDestroy {
+  private readonly logger = new Logger(CatalogClient.name);
+  private readonly client: ClientProxy;
+
+  constructor(@Inject(CATALOG_CLIENT_OPTIONS) private readonly options: CatalogClientOptions) {
+    this.client = ClientProxyFactory.create({ transport: Transport.TCP, options: { host: options.host, port: options.port } });
+  }
+
+  /** The pet as the catalog has it now; undefined when it does not exist. Throws 503 when the catalog does not answer. */
+  async findPet(petId: number, requestId: string): Promise<Pet | undefined> {
+    try {
+      const reply = this.client.send<Pet, ById>(CatalogPatterns.getPet, { requestId, id: String(petId) });
+      return await lastValueFrom(reply.pipe(timeout(this.options.timeoutMs)));
+    } catch (error) {
+      if (isRpcErrorBody(error) && error.status === 404) return undefined;
+      this.logger.warn(`Catalog lookup of pet ${petId} failed: ${describe(error)}`);
+      throw new DomainError(503, 'SERVICE_UNAVAILABLE', 'The catalog cannot confirm the pet right now; try again');
+    }
+  }
+
+  async onModuleDestroy(): Promise<void> {
+    await this.client.close();
+  }
+}
+
+function describe(error: unknown): string {
+  if (isRpcErrorBody(error)) return `${error.status} ${error.code}`;
+  return error instanceof Error ? error.message : String(error);
+}

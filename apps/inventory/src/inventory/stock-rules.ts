@@ -1,0 +1,43 @@
+import type { PetStatus, RejectionReason } from '@petstore/contracts';
+
+/** What the decision about a reservation reads of the pet's inventory entry. */
+export interface EntryState {
+  status: PetStatus;
+  quantity: number;
+  deleted: boolean;
+}
+
+export type ReservationDecision = { kind: 'reserve'; remaining: number } | { kind: 'reject'; reason: RejectionReason };
+
+/**
+ * API.md §7: approve when the pet is available and has enough free units; otherwise the
+ * first reason that applies, in this order.
+ */
+export function decideReservation(entry: EntryState | undefined, quantity: number): ReservationDecision {
+  if (!entry || entry.deleted) return { kind: 'reject', reason: 'UNKNOWN_PET' };
+  if (entry.status !== 'available') return { kind: 'reject', reason: 'PET_NOT_AVAILABLE' };
+  if (entry.quantity < quantity) return { kind: 'reject', reason: 'INSUFFICIENT_STOCK' };
+  return { kind: 'reserve', remaining: entry.quantity - quantity };
+}
+
+/**
+ * The status after a change of stock or of open orders: free units make the pet available;
+ * none, with an approved order still open, pending; none and nothing open, sold.
+ */
+export function recomputeStatus(quantity: number, hasOpenReservation: boolean): PetStatus {
+  if (quantity > 0) return 'available';
+  return hasOpenReservation ? 'pending' : 'sold';
+}
+
+/**
+ * Whether a PetUpdated from the catalog should set the entry's status. A status set by a
+ * client (the event has no cause) is mirrored. The catalog also publishes PetUpdated when
+ * it applies a status this service recomputed: that echo is mirrored only when it answers
+ * the latest recompute, so an echo of an older one cannot overwrite a newer status, while
+ * the latest echo still settles a race with a client's change.
+ */
+export function mirrorsCatalogStatus(causationId: string | null, lastRecomputeEventId: string | null): boolean {
+  return causationId === null || causationId === lastRecomputeEventId;
+}
+
+export const MAX_STOCK = 1_000_000;

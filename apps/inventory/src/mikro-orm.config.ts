@@ -1,0 +1,18 @@
+import type { Options } from '@mikro-orm/postgresql';
+import { databaseOptions, type NamedMigration } from '@petstore/database';
+import { messagingEntities, messagingMigrations } from '@petstore/messaging';
+import { InventoryEntry } from './inventory/inventory-entry.entity';
+import { Reservation } from './inventory/reservation.entity';
+import { Migration20261122000000_inventory } from './migrations/Migration20261122000000_inventory';
+
+export const inventoryEntities = [InventoryEntry, Reservation];
+
+/** Listed by hand: the service is a webpack bundle, there is no folder to scan at run time. */
+export const inventoryMigrations: NamedMigration[] = [
+  ...messagingMigrations,
+  { name: 'Migration20261122000000_inventory', class: Migration20261122000000_inventory },
+];
+
+export function inventoryDatabaseOptions(url: string): Options {
+  return databaseOptions({ url, entities: [...inventoryEntities, ...messagingEntities], migrations: inventoryMigrations });
+}
