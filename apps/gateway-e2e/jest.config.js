@@ -1,0 +1,8 @@
+module.exports = {
+  displayName: 'gateway-e2e',
+  preset: '../../jest.preset.js',
+  testMatch: ['<rootDir>/src/**/*.e2e-spec.ts'],
+  globalSetup: '<rootDir>/src/support/global-setup.ts',
+  globalTeardown: '<rootDir>/src/support/global-teardown.ts',
+  testTimeout: 30_000,
+};

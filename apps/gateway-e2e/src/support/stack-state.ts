@@ -1,0 +1,14 @@
+import { join } from 'node:path';
+
+export const STACK_STATE_FILE = join(__dirname, '../../../../tmp/gateway-e2e/stack.json');
+
+/** What global setup tells the test files about the stack it started. */
+export interface StackState {
+  namespace: string;
+  gatewayUrl: string;
+  apiKey: string;
+  envs: Record<string, Record<string, string>>;
+  urls: Record<string, string>;
+  extraEnv: Record<string, string>;
+  pids: Record<string, number>;
+}

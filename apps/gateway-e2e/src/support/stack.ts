@@ -1,0 +1,81 @@
+import { readFileSync, writeFileSync } from 'node:fs';
+import { STACK_STATE_FILE, type StackState } from './stack-state';
+
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const launcher = require('../../../../scripts/lib/stack.cjs');
+
+export function stackState(): StackState {
+  return JSON.parse(readFileSync(STACK_STATE_FILE, 'utf8')) as StackState;
+}
+
+/** A request to the gateway with the development key (override or drop headers per call). */
+export async function api(
+  method: string,
+  path: string,
+  options: { body?: unknown; rawBody?: string; headers?: Record<string, string | undefined> } = {},
+): Promise<{ status: number; headers: Headers; body: any; text: string }> {
+  const state = stackState();
+  const headers: Record<string, string> = {};
+  const merged: Record<string, string | undefined> = {
+    authorization: `Bearer ${state.apiKey}`,
+    ...(options.body !== undefined && { 'content-type': 'application/json' }),
+    ...options.headers,
+  };
+  for (const [name, value] of Object.entries(merged)) if (value !== undefined) headers[name] = value;
+  const response = await fetch(`${state.gatewayUrl}${path}`, {
+    method,
+    headers,
+    body: options.rawBody ?? (options.body === undefined ? undefined : JSON.stringify(options.body)),
+  });
+  const text = await response.text();
+  let body: unknown = undefined;
+  try {
+    body = text ? JSON.parse(text) : undefined;
+  } catch {
+    body = text;
+  }
+  return { status: response.status, headers: response.headers, body, text };
+}
+
+/** Polls a condition at a short interval: for state that converges through Kafka. */
+export async function eventually<T>(probe: () => Promise<T>, accept: (value: T) => boolean, timeoutMs = 10_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  let last = await probe();
+  while (!accept(last)) {
+    if (Date.now() > deadline) throw new Error(`condition not met within ${timeoutMs} ms; last value: ${JSON.stringify(last)}`);
+    await new Promise((resolve) => setTimeout(resolve, 25));
+    last = await probe();
+  }
+  return last;
+}
+
+/** Stops one service of the stack (SIGTERM, as an orchestrator would). */
+export async function stopService(name: string): Promise<void> {
+  const state = stackState();
+  const pid = state.pids[name];
+  try {
+    process.kill(pid, 'SIGTERM');
+  } catch {
+    return;
+  }
+  const deadline = Date.now() + 15_000;
+  while (Date.now() < deadline) {
+    try {
+      process.kill(pid, 0);
+    } catch {
+      return;
+    }
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  process.kill(pid, 'SIGKILL');
+}
+
+/** Starts a stopped service again with the same environment and waits until it is ready. */
+export async function startService(name: string): Promise<void> {
+  const state = stackState();
+  const child = launcher.startProcess(name, state.envs[name], { extraEnv: state.extraEnv });
+  child.unref();
+  await launcher.waitUntilReady(state.urls[name], child);
+  state.pids[name] = child.pid;
+  writeFileSync(STACK_STATE_FILE, JSON.stringify(state, null, 2));
+}
