@@ -4,8 +4,9 @@ import { dirname } from 'node:path';
 import { apiKeysEnv } from './fixtures';
 import { STACK_STATE_FILE, type StackState } from './stack-state';
 
-// The launcher is shared with `npm start` and the benchmarks (plain CommonJS under scripts/).
-// eslint-disable-next-line @typescript-eslint/no-require-imports
+// The launcher is shared with `npm start` and the benchmarks, which run before anything is built,
+// so it stays plain CommonJS under scripts/ rather than a library.
+// eslint-disable-next-line @nx/enforce-module-boundaries
 const stack = require('../../../../scripts/lib/stack.cjs');
 
 /**

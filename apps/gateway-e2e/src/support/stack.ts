@@ -1,7 +1,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { STACK_STATE_FILE, type StackState } from './stack-state';
 
-// eslint-disable-next-line @typescript-eslint/no-require-imports
+// eslint-disable-next-line @nx/enforce-module-boundaries
 const launcher = require('../../../../scripts/lib/stack.cjs');
 
 export function stackState(): StackState {
