@@ -113,8 +113,27 @@ export async function runConsumer(kafka: Kafka, options: ConsumerRunnerOptions):
   let joined!: () => void;
   const joinedPromise = new Promise<void>((resolve) => (joined = resolve));
   consumer.on(consumer.events.GROUP_JOIN, () => joined());
+  let stopping: Promise<void> | undefined;
+  let restartTimer: NodeJS.Timeout | undefined;
+  // kafkajs restarts a crashed consumer by itself only after retriable errors. After any other
+  // crash (seen: "Failed to find group coordinator" while the broker restarts) the member is gone
+  // for good and its partitions stall, so it is started again here, with backoff, until it runs.
+  const restartAfterCrash = (attempt: number): void => {
+    restartTimer = setTimeout(async () => {
+      if (stopping) return;
+      try {
+        await consumer.connect();
+        await consumer.run({ partitionsConsumedConcurrently, eachMessage });
+        logger.warn(`consumer group ${groupId} restarted after a crash`);
+      } catch (error) {
+        logger.error(`restarting consumer group ${groupId} failed: ${(error as Error).message}`);
+        restartAfterCrash(attempt + 1);
+      }
+    }, backoffDelay(attempt, { initialMs: 500, maxMs: 10_000 }));
+  };
   consumer.on(consumer.events.CRASH, ({ payload }) => {
     logger.error(`consumer group ${groupId} crashed (restart: ${payload.restart}): ${payload.error.message}`);
+    if (!payload.restart && !stopping) restartAfterCrash(1);
   });
 
   async function deadLetter(payload: EachMessagePayload, error: unknown, attempts: number): Promise<void> {
@@ -179,12 +198,12 @@ export async function runConsumer(kafka: Kafka, options: ConsumerRunnerOptions):
     throw error;
   }
 
-  let stopping: Promise<void> | undefined;
   return {
     groupId,
     whenJoined: () => joinedPromise,
     stop: () =>
       (stopping ??= (async () => {
+        clearTimeout(restartTimer);
         await consumer.disconnect();
         await deadLetters.disconnect();
       })()),
