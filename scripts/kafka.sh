@@ -13,6 +13,8 @@
 #   KAFKA_CONTROLLER_PORT  KRaft controller port       (default 9093)
 #   KAFKA_WAIT_TIMEOUT     readiness timeout, seconds  (default 90)
 #   PETSTORE_CACHE         cache root                  (default ~/.cache/petstore)
+#   KAFKA_DATA_DIR         broker data, pid and logs   (default $PETSTORE_CACHE/kafka-data)
+#                          a second broker (the end-to-end tests' own) needs its own ports and data dir
 #
 # Nothing is written inside the repository: jars live in
 # $PETSTORE_CACHE/kafka-<version>/libs, data, pid file, rendered config and
@@ -51,7 +53,7 @@ readonly LIBS_DIR=$KAFKA_HOME/libs
 readonly LIBS_MARKER=$LIBS_DIR/.complete
 readonly TOOLS_LOG4J_CONFIG=$KAFKA_HOME/tools-log4j.properties
 
-readonly DATA_DIR=$CACHE_DIR/kafka-data
+readonly DATA_DIR=${KAFKA_DATA_DIR:-$CACHE_DIR/kafka-data}
 readonly LOG_DIRS=$DATA_DIR/kraft-logs
 readonly SERVER_PROPERTIES=$DATA_DIR/server.properties
 readonly PID_FILE=$DATA_DIR/kafka.pid
@@ -371,7 +373,7 @@ cmd_status() {
 cmd_reset() {
   cmd_stop
   # Guard against deleting something unexpected if the paths were mangled.
-  [[ -n $DATA_DIR && $DATA_DIR == */kafka-data ]] || { err "refusing to delete $DATA_DIR"; exit 1; }
+  [[ -n $DATA_DIR && $DATA_DIR == */kafka-data* ]] || { err "refusing to delete $DATA_DIR"; exit 1; }
   rm -rf "$DATA_DIR"
   log "deleted $DATA_DIR"
 }

@@ -3,6 +3,7 @@
 'use strict';
 const { spawn, spawnSync } = require('node:child_process');
 const net = require('node:net');
+const os = require('node:os');
 const path = require('node:path');
 
 
@@ -12,7 +13,7 @@ const APPS = [...SERVICES, 'gateway'];
 const DEV_API_KEY = 'dev-key-0123456789';
 
 /** Ports and names of one stack; `offset` moves every port so a test stack can run beside a dev stack. */
-function stackLayout({ offset = 0, databaseSuffix = '', namespace = '' } = {}) {
+function stackLayout({ offset = 0, databaseSuffix = '', namespace = '', kafkaBrokers = process.env.KAFKA_BROKERS ?? '127.0.0.1:9092' } = {}) {
   const http = { gateway: 3000, catalog: 3001, orders: 3002, inventory: 3003 };
   const rpc = { catalog: 4001, orders: 4002, inventory: 4003 };
   const port = (n) => n + offset;
@@ -24,7 +25,7 @@ function stackLayout({ offset = 0, databaseSuffix = '', namespace = '' } = {}) {
       RPC_PORT: String(port(rpc[name])),
       HOST: '127.0.0.1',
       DATABASE_URL: `postgres://postgres@127.0.0.1:5432/petstore_${name}${databaseSuffix}`,
-      KAFKA_BROKERS: process.env.KAFKA_BROKERS ?? '127.0.0.1:9092',
+      KAFKA_BROKERS: kafkaBrokers,
       KAFKA_NAMESPACE: namespace,
       CATALOG_RPC: rpcAddress('catalog'),
     };
@@ -62,9 +63,27 @@ async function ensurePostgres() {
   );
 }
 
-function ensureKafka() {
-  const result = spawnSync('bash', [path.join(ROOT, 'scripts/kafka.sh'), 'start'], { stdio: 'inherit' });
-  if (result.status !== 0) throw new Error('Kafka did not start (see the messages above)');
+/**
+ * The end-to-end tests run their own broker: their fault tests stop it, which must not
+ * disturb a development stack or other suites using the default one.
+ */
+const E2E_KAFKA = {
+  port: 19092,
+  controllerPort: 19093,
+  dataDir: path.join(process.env.PETSTORE_CACHE ?? path.join(os.homedir(), '.cache/petstore'), 'kafka-data-e2e'),
+};
+
+function kafka(command, broker) {
+  const env = { ...process.env };
+  if (broker) {
+    Object.assign(env, { KAFKA_PORT: String(broker.port), KAFKA_CONTROLLER_PORT: String(broker.controllerPort), KAFKA_DATA_DIR: broker.dataDir });
+  }
+  const result = spawnSync('bash', [path.join(ROOT, 'scripts/kafka.sh'), command], { stdio: 'inherit', env });
+  if (result.status !== 0) throw new Error(`Kafka ${command} failed (see the messages above)`);
+}
+
+function ensureKafka(broker) {
+  kafka('start', broker);
 }
 
 function build(apps = APPS) {
@@ -185,6 +204,8 @@ module.exports = {
   canConnect,
   ensurePostgres,
   ensureKafka,
+  kafka,
+  E2E_KAFKA,
   build,
   mainOf,
   runMigrations,

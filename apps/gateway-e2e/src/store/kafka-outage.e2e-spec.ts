@@ -1,10 +1,5 @@
-import { execFileSync } from 'node:child_process';
-import { join } from 'node:path';
-import { api } from '../support/stack';
+import { api, kafka } from '../support/stack';
 import { createPet, decided, setStock } from '../support/fixtures';
-
-const kafkaScript = join(__dirname, '../../../../scripts/kafka.sh');
-const kafka = (command: 'start' | 'stop') => execFileSync('bash', [kafkaScript, command], { stdio: 'inherit' });
 
 describe('Kafka stopped while orders are placed', () => {
   afterAll(() => kafka('start'));

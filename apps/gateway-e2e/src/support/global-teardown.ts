@@ -1,6 +1,9 @@
 import { readFileSync, rmSync } from 'node:fs';
 import { STACK_STATE_FILE, type StackState } from './stack-state';
 
+// eslint-disable-next-line @nx/enforce-module-boundaries
+const stack = require('../../../../scripts/lib/stack.cjs');
+
 export default async function globalTeardown(): Promise<void> {
   const running = (globalThis as Record<string, unknown>).__petstoreStack as { stop(): Promise<void> } | undefined;
   await running?.stop();
@@ -14,6 +17,8 @@ export default async function globalTeardown(): Promise<void> {
         // already gone
       }
     }
+    // The run's own broker is not needed between runs: give its memory back.
+    stack.kafka('stop', state.broker);
   } catch {
     // no state file: setup failed before writing it
   }

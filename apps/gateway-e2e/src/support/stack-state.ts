@@ -5,6 +5,8 @@ export const STACK_STATE_FILE = join(__dirname, '../../../../tmp/gateway-e2e/sta
 /** What global setup tells the test files about the stack it started. */
 export interface StackState {
   namespace: string;
+  /** The run's own Kafka broker (see scripts/lib/stack.cjs). */
+  broker: { port: number; controllerPort: number; dataDir: string };
   gatewayUrl: string;
   apiKey: string;
   envs: Record<string, Record<string, string>>;

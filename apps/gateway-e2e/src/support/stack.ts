@@ -79,3 +79,8 @@ export async function startService(name: string): Promise<void> {
   state.pids[name] = child.pid;
   writeFileSync(STACK_STATE_FILE, JSON.stringify(state, null, 2));
 }
+
+/** Stops or starts the run's own Kafka broker (for fault tests). */
+export function kafka(command: 'start' | 'stop'): void {
+  launcher.kafka(command, stackState().broker);
+}
