@@ -1,18 +1,3 @@
-const { NxAppWebpackPlugin } = require('@nx/webpack/app-plugin');
-const { join } = require('path');
+const { appWebpackConfig } = require('../../tools/webpack/app-webpack-config');
 
-module.exports = {
-  output: { path: join(__dirname, '../../dist/apps/gateway'), clean: true },
-  plugins: [
-    new NxAppWebpackPlugin({
-      target: 'node',
-      compiler: 'tsc',
-      main: './src/main.ts',
-      tsConfig: './tsconfig.app.json',
-      optimization: false,
-      outputHashing: 'none',
-      generatePackageJson: true,
-      sourceMap: true,
-    }),
-  ],
-};
+module.exports = appWebpackConfig(__dirname);

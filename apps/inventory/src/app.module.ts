@@ -1,9 +1,9 @@
 import { MikroOrmModule } from '@mikro-orm/nestjs';
 import { Module, type DynamicModule } from '@nestjs/common';
+import { CatalogClientModule } from '@petstore/catalog-client';
 import { DatabaseReadinessCheck } from '@petstore/database';
 import { KafkaReadinessCheck, MessagingModule } from '@petstore/messaging';
 import { HealthModule } from '@petstore/service-kit';
-import { CatalogModule } from './catalog/catalog.module';
 import { INVENTORY_PRODUCER, type InventoryConfig } from './config';
 import { inventoryHandlers, InventoryModule } from './inventory/inventory.module';
 import { inventoryDatabaseOptions } from './mikro-orm.config';
@@ -21,7 +21,7 @@ export class AppModule {
           handlers: inventoryHandlers,
         }),
         HealthModule.forRoot(INVENTORY_PRODUCER, [DatabaseReadinessCheck, KafkaReadinessCheck]),
-        CatalogModule.forRoot({ ...config.catalogRpc, timeoutMs: config.catalogLookupTimeoutMs }),
+        CatalogClientModule.forRoot(config),
         InventoryModule,
       ],
     };

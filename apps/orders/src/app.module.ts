@@ -1,9 +1,9 @@
 import { MikroOrmModule } from '@mikro-orm/nestjs';
 import { Module, type DynamicModule } from '@nestjs/common';
+import { CatalogClientModule } from '@petstore/catalog-client';
 import { DatabaseReadinessCheck } from '@petstore/database';
 import { KafkaReadinessCheck, MessagingModule } from '@petstore/messaging';
 import { HealthModule } from '@petstore/service-kit';
-import { CatalogModule } from './catalog/catalog.module';
 import { ORDERS_PRODUCER, type OrdersConfig } from './config';
 import { ordersDatabaseOptions } from './mikro-orm.config';
 import { orderHandlers, OrdersModule } from './orders/orders.module';
@@ -22,7 +22,7 @@ export class AppModule {
           handlers: [...petHandlers, ...orderHandlers],
         }),
         HealthModule.forRoot(ORDERS_PRODUCER, [DatabaseReadinessCheck, KafkaReadinessCheck]),
-        CatalogModule.forRoot({ ...config.catalogRpc, timeoutMs: config.catalogLookupTimeoutMs }),
+        CatalogClientModule.forRoot(config),
         PetsModule,
         OrdersModule,
       ],

@@ -9,9 +9,8 @@ import type {
   Page,
   ReplaceCategoryCommand,
 } from '@petstore/contracts';
+import { pageCursor, pageLimit, pageOf, parsePathId } from '@petstore/service-kit';
 import { violatedConstraint } from '../common/constraint-violation';
-import { pageCursor, pageLimit, pageOf } from '../common/paging';
-import { parsePathId } from '../common/path-id';
 import { categoryInUse, categoryNameTaken, categoryNotFound } from './categories.errors';
 import { Category } from './category.entity';
 import { toCategoryView } from './category.view';

@@ -14,13 +14,12 @@ import type {
   PetWithCategory,
   ReplacePetCommand,
 } from '@petstore/contracts';
+import { isIssuableId, pageCursor, pageLimit, pageOf, parsePathId } from '@petstore/service-kit';
 import { unknownCategory } from '../categories/categories.errors';
 import { Category } from '../categories/category.entity';
 import { toCategoryView } from '../categories/category.view';
 import { violatedConstraint } from '../common/constraint-violation';
 import { containsPattern } from '../common/like-pattern';
-import { pageCursor, pageLimit, pageOf } from '../common/paging';
-import { isIssuableId, parsePathId } from '../common/path-id';
 import { Pet } from './pet.entity';
 import { PetEvents, requestMeta } from './pet.events';
 import { samePet, toPetView } from './pet.view';

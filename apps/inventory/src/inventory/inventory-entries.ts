@@ -1,9 +1,9 @@
 import { LockMode } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { Injectable } from '@nestjs/common';
+import { CatalogClient } from '@petstore/catalog-client';
 import { PetStatusRecomputed, type EventMeta, type InventoryItem } from '@petstore/contracts';
 import { OutboxWriter } from '@petstore/messaging';
-import { CatalogClient } from '../catalog/catalog.client';
 import { InventoryEntry } from './inventory-entry.entity';
 import { Reservation } from './reservation.entity';
 import { recomputeStatus } from './stock-rules';

@@ -17,12 +17,21 @@ import {
 } from '@petstore/contracts';
 import { createKafkaClient, LogLevel } from '@petstore/kafka';
 import { MessagingService } from '@petstore/messaging';
-import { EventProbe, testDatabaseUrl, testKafkaBrokers, uniqueNamespace } from '@petstore/testing';
+import {
+  eventually,
+  EventProbe,
+  EventPublisher,
+  freePort,
+  startServiceForTest,
+  testDatabaseUrl,
+  testKafkaBrokers,
+  uniqueNamespace,
+  type RunningService,
+  type ServiceRecipe,
+} from '@petstore/testing';
 import { AppModule } from '../app.module';
 import { inventoryConfigShape, INVENTORY_PRODUCER, type InventoryConfig } from '../config';
 import { inventoryDatabaseOptions } from '../mikro-orm.config';
-import { EventPublisher } from '../testing/event-publisher';
-import { eventually, freePort, startService, type RunningService, type ServiceRecipe } from '../testing/service-harness';
 
 jest.setTimeout(60_000);
 
@@ -30,6 +39,7 @@ const inventoryRecipe: ServiceRecipe<InventoryConfig> = {
   configShape: inventoryConfigShape,
   appModule: (config) => AppModule.forRoot(config),
   databaseOptions: inventoryDatabaseOptions,
+  whenConsumerJoined: (app) => app.get(MessagingService).whenConsumerJoined(),
 };
 
 /**
@@ -54,7 +64,7 @@ describe('inventory', () => {
     publisher = await EventPublisher.start(namespace);
     // Nothing listens there: the catalog is down for this suite.
     catalogRpc = `127.0.0.1:${await freePort()}`;
-    inventory = await startService(inventoryRecipe, {
+    inventory = await startServiceForTest(inventoryRecipe, {
       namespace,
       databaseUrl,
       env: { CATALOG_RPC: catalogRpc, CATALOG_LOOKUP_TIMEOUT_MS: '300' },
@@ -298,7 +308,7 @@ describe('inventory', () => {
         for (const petId of pets) ids.push(await order(petId, 1));
       };
       let joined = false;
-      const starting = startService(inventoryRecipe, {
+      const starting = startServiceForTest(inventoryRecipe, {
         namespace,
         databaseUrl,
         resetDatabase: false,

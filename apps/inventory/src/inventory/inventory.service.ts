@@ -9,9 +9,7 @@ import type {
   Pet,
   SetStockCommand,
 } from '@petstore/contracts';
-import { DomainError } from '@petstore/service-kit';
-import { pageCursor, pageLimit, pageOf } from '../common/paging';
-import { parsePathId } from '../common/path-id';
+import { DomainError, pageCursor, pageLimit, pageOf, parsePathId } from '@petstore/service-kit';
 import { INVENTORY_PRODUCER } from '../config';
 import { InventoryEntries, toInventoryItem } from './inventory-entries';
 import { InventoryEntry } from './inventory-entry.entity';

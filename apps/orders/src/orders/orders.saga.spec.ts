@@ -22,16 +22,32 @@ import {
   type PetStatus,
   type PlaceOrderResult,
 } from '@petstore/contracts';
-import { EventProbe, testDatabaseUrl, uniqueNamespace } from '@petstore/testing';
+import { MessagingService } from '@petstore/messaging';
+import {
+  eventually,
+  EventProbe,
+  EventPublisher,
+  startBuiltService,
+  startServiceForTest,
+  testDatabaseUrl,
+  uniqueNamespace,
+  type BuiltService,
+  type RunningService,
+  type ServiceRecipe,
+} from '@petstore/testing';
 import { Client } from 'pg';
 import { AppModule } from '../app.module';
 import { ordersConfigShape, type OrdersConfig } from '../config';
 import { ordersDatabaseOptions } from '../mikro-orm.config';
-import { startBundledService, type BundledService } from '../testing/bundled-service';
-import { EventPublisher } from '../testing/event-publisher';
-import { eventually, startService, type RunningService } from '../testing/service-harness';
 
 jest.setTimeout(60_000);
+
+const ordersRecipe: ServiceRecipe<OrdersConfig> = {
+  configShape: ordersConfigShape,
+  appModule: (config) => AppModule.forRoot(config),
+  databaseOptions: ordersDatabaseOptions,
+  whenConsumerJoined: (app) => app.get(MessagingService).whenConsumerJoined(),
+};
 
 /**
  * The order saga end to end across orders, inventory and the catalog, each with its own
@@ -45,22 +61,19 @@ describe('order saga', () => {
   const inventoryDatabaseUrl = testDatabaseUrl('inventory_for_orders');
   let probe: EventProbe;
   let publisher: EventPublisher;
-  let catalog: BundledService;
+  let catalog: BuiltService;
   let orders: RunningService<OrdersConfig>;
-  let inventory: BundledService;
+  let inventory: BuiltService;
   let nextPetId = 1_000_001;
 
   beforeAll(async () => {
     probe = await EventProbe.start({ namespace, topics: [Topics.catalogPet, Topics.ordersOrder, Topics.inventoryStock] });
     publisher = await EventPublisher.start(namespace);
-    catalog = await startBundledService('catalog', { namespace, databaseUrl: testDatabaseUrl('catalog_for_orders') });
+    catalog = await startBuiltService('catalog', { namespace, databaseUrl: testDatabaseUrl('catalog_for_orders') });
     const env = { CATALOG_RPC: catalog.rpcAddress };
     [orders, inventory] = await Promise.all([
-      startService(
-        { configShape: ordersConfigShape, appModule: (config) => AppModule.forRoot(config), databaseOptions: ordersDatabaseOptions },
-        { namespace, databaseUrl: testDatabaseUrl('orders'), env },
-      ),
-      startBundledService('inventory', { namespace, databaseUrl: inventoryDatabaseUrl, env }),
+      startServiceForTest(ordersRecipe, { namespace, databaseUrl: testDatabaseUrl('orders'), env }),
+      startBuiltService('inventory', { namespace, databaseUrl: inventoryDatabaseUrl, env }),
     ]);
   });
 

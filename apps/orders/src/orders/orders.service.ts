@@ -18,9 +18,7 @@ import {
   type RejectionReason,
 } from '@petstore/contracts';
 import { OutboxWriter } from '@petstore/messaging';
-import { DomainError } from '@petstore/service-kit';
-import { pageCursor, pageLimit, pageOf } from '../common/paging';
-import { parsePathId } from '../common/path-id';
+import { DomainError, pageCursor, pageLimit, pageOf, parsePathId } from '@petstore/service-kit';
 import { ORDERS_PRODUCER } from '../config';
 import { KnownPetsService } from '../pets/known-pets.service';
 import { IdempotencyKeys, isKeyLockTimeout, keyInUse } from './idempotency-keys';

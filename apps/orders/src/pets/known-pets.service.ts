@@ -1,7 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { Injectable } from '@nestjs/common';
+import { CatalogClient } from '@petstore/catalog-client';
 import { DomainError } from '@petstore/service-kit';
-import { CatalogClient } from '../catalog/catalog.client';
 
 export function unknownPet(petId: number): DomainError {
   return new DomainError(422, 'UNKNOWN_PET', `Pet ${petId} does not exist`);

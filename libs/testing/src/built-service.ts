@@ -1,20 +1,16 @@
-import { ClientProxyFactory, Transport, type ClientProxy } from '@nestjs/microservices';
 import type { Env } from '@petstore/config';
-import type { RpcErrorBody } from '@petstore/contracts';
 import { assertTestDatabaseName, databaseName } from '@petstore/database';
-import { testKafkaBrokers } from '@petstore/testing';
 import { spawn, type ChildProcess } from 'node:child_process';
-import { randomUUID } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { Client } from 'pg';
-import { firstValueFrom } from 'rxjs';
-import { freePort } from './service-harness';
+import { connectRpcClient, type RpcTestClient } from './rpc-test-client';
+import { serviceTestEnv } from './service-env';
 
-const WORKSPACE_ROOT = resolve(__dirname, '../../../..');
+const WORKSPACE_ROOT = resolve(__dirname, '../../..');
 const OUTPUT_LINES_KEPT = 40;
 
-export interface BundledStartOptions {
+export interface BuiltServiceOptions {
   namespace: string;
   databaseUrl: string;
   /** Empty the database and run the service's own `migrate` step first (not for a second replica). */
@@ -23,40 +19,27 @@ export interface BundledStartOptions {
 }
 
 /** Another service, run as its own process from its built bundle, reached over TCP as the gateway does. */
-export interface BundledService {
+export interface BuiltService extends Pick<RpcTestClient, 'send' | 'refusal'> {
   rpcAddress: string;
-  send<T>(pattern: { cmd: string }, payload: object): Promise<T>;
-  refusal(pattern: { cmd: string }, payload: object): Promise<RpcErrorBody>;
-  /** Rows of a query against the service's database, for asserting what was written. */
+  /** Rows of a query (`?` placeholders) against the service's database, for asserting what was written. */
   sql<T = Record<string, unknown>>(query: string, params?: unknown[]): Promise<T[]>;
   /** SIGTERM, as a platform would; the process finishes its work and exits. */
   stop(): Promise<void>;
 }
 
 /**
- * Starts `dist/apps/<app>/main.js` (built by `nx build <app>`; `nx test` of this project builds
- * it first). Services never import each other, tests included: a test that needs another
- * service runs it the way it runs in production, as a separate process.
+ * Starts `dist/apps/<app>/main.js` (built by `nx build <app>`; make the suite's `test` target
+ * depend on that build). Services never import each other, tests included: a test that needs
+ * another service runs it the way it runs in production, as a separate process.
  */
-export async function startBundledService(
+export async function startBuiltService(
   app: string,
-  { namespace, databaseUrl, resetDatabase = true, env = {} }: BundledStartOptions,
-): Promise<BundledService> {
+  { namespace, databaseUrl, resetDatabase = true, env }: BuiltServiceOptions,
+): Promise<BuiltService> {
   const main = join(WORKSPACE_ROOT, 'dist/apps', app, 'main.js');
   if (!existsSync(main)) throw new Error(`${main} is missing: build it with NX_DAEMON=false npx nx build ${app}`);
-  const [httpPort, rpcPort] = [await freePort(), await freePort()];
-  const processEnv = {
-    ...process.env,
-    NODE_ENV: 'test',
-    LOG_LEVEL: process.env['LOG_LEVEL'] ?? 'warn',
-    HOST: '127.0.0.1',
-    HTTP_PORT: String(httpPort),
-    RPC_PORT: String(rpcPort),
-    DATABASE_URL: databaseUrl,
-    KAFKA_BROKERS: testKafkaBrokers().join(','),
-    KAFKA_NAMESPACE: namespace,
-    ...env,
-  };
+  const { variables, httpPort, rpcPort } = await serviceTestEnv({ namespace, databaseUrl, logLevel: 'warn', env });
+  const processEnv = { ...process.env, ...variables };
 
   if (resetDatabase) {
     await emptyDatabase(databaseUrl);
@@ -68,42 +51,29 @@ export async function startBundledService(
   const service = run(app, main, [], processEnv);
   const stop = () => terminate(service.child);
   const database = new Client({ connectionString: databaseUrl });
-  let client: ClientProxy | undefined;
+  let client: RpcTestClient;
   try {
     await waitUntilReady(`http://127.0.0.1:${httpPort}/health/ready`, service.child, service.output);
     await database.connect();
-    client = ClientProxyFactory.create({ transport: Transport.TCP, options: { host: '127.0.0.1', port: rpcPort } });
-    await client.connect();
+    client = await connectRpcClient('127.0.0.1', rpcPort);
   } catch (error) {
     await stop();
     await database.end().catch(() => undefined);
     throw error;
   }
-  const rpc = client;
-
-  const send = <T>(pattern: { cmd: string }, payload: object) =>
-    firstValueFrom(rpc.send<T>(pattern, { requestId: randomUUID(), ...payload }));
 
   return {
     rpcAddress: `127.0.0.1:${rpcPort}`,
-    send,
-    async refusal(pattern, payload) {
-      let reply: unknown;
-      try {
-        reply = await send<unknown>(pattern, payload);
-      } catch (error) {
-        return error as RpcErrorBody;
-      }
-      throw new Error(`Expected ${pattern.cmd} to fail, it answered ${JSON.stringify(reply)}`);
-    },
+    send: client.send,
+    refusal: client.refusal,
     async sql<T>(query: string, params: unknown[] = []) {
-      // `?` placeholders, as in the in-process harness (MikroORM's raw queries).
+      // `?` placeholders, as in the in-process service (MikroORM's raw queries).
       let index = 0;
       const text = query.replace(/\?/g, () => `$${++index}`);
       return (await database.query(text, params)).rows as T[];
     },
     async stop() {
-      rpc.close();
+      await client.close();
       await stop();
       await database.end().catch(() => undefined);
     },

@@ -1,11 +1,11 @@
 import { findEventDefinition, serializeEnvelope, type EventEnvelope } from '@petstore/contracts';
 import { createIdempotentProducer, createKafkaClient, LogLevel, namespaced } from '@petstore/kafka';
-import { testKafkaBrokers } from '@petstore/testing';
 import type { Producer } from 'kafkajs';
+import { testKafkaBrokers } from './test-environment';
 
 /**
  * Puts events on the suite's namespaced topics as their producer would: seeds what another
- * service would have published (the catalog's PetCreated) and replays a delivery.
+ * service would have published (say, the catalog's PetCreated) and replays a delivery.
  */
 export class EventPublisher {
   private constructor(

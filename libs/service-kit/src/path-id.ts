@@ -1,5 +1,5 @@
 /**
- * Path ids arrive as decimal strings up to 2^63-1. Ids issued here stay below 2^53,
+ * Path ids arrive as decimal strings up to 2^63-1. Ids the services issue stay below 2^53,
  * so a larger one cannot exist; it must not be rounded to a JS number that might.
  * Returns undefined for an id that cannot name a row.
  */

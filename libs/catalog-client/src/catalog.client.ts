@@ -3,33 +3,29 @@ import { ClientProxyFactory, Transport, type ClientProxy } from '@nestjs/microse
 import { CatalogPatterns, isRpcErrorBody, type ById, type Pet } from '@petstore/contracts';
 import { DomainError } from '@petstore/service-kit';
 import { lastValueFrom, timeout } from 'rxjs';
+import type { CatalogClientConfig } from './catalog-client.config';
 
-export interface CatalogClientOptions {
-  host: string;
-  port: number;
-  timeoutMs: number;
-}
-
-export const CATALOG_CLIENT_OPTIONS = Symbol('CATALOG_CLIENT_OPTIONS');
+export const CATALOG_CLIENT_CONFIG = Symbol('CATALOG_CLIENT_CONFIG');
 
 /**
  * Asks the catalog about a pet that no event has told this service of yet: a pet created
- * a moment ago can be ordered at once (read your writes), before PetCreated arrives.
+ * a moment ago can be used at once (read your writes), before PetCreated arrives.
  */
 @Injectable()
 export class CatalogClient implements OnModuleDestroy {
   private readonly logger = new Logger(CatalogClient.name);
   private readonly client: ClientProxy;
 
-  constructor(@Inject(CATALOG_CLIENT_OPTIONS) private readonly options: CatalogClientOptions) {
-    this.client = ClientProxyFactory.create({ transport: Transport.TCP, options: { host: options.host, port: options.port } });
+  constructor(@Inject(CATALOG_CLIENT_CONFIG) private readonly config: CatalogClientConfig) {
+    const { host, port } = config.catalogRpc;
+    this.client = ClientProxyFactory.create({ transport: Transport.TCP, options: { host, port } });
   }
 
   /** The pet as the catalog has it now; undefined when it does not exist. Throws 503 when the catalog does not answer. */
   async findPet(petId: number, requestId: string): Promise<Pet | undefined> {
     try {
       const reply = this.client.send<Pet, ById>(CatalogPatterns.getPet, { requestId, id: String(petId) });
-      return await lastValueFrom(reply.pipe(timeout(this.options.timeoutMs)));
+      return await lastValueFrom(reply.pipe(timeout(this.config.catalogLookupTimeoutMs)));
     } catch (error) {
       if (isRpcErrorBody(error) && error.status === 404) return undefined;
       this.logger.warn(`Catalog lookup of pet ${petId} failed: ${describe(error)}`);

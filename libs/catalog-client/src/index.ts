@@ -1,0 +1,3 @@
+export * from './catalog-client.config';
+export * from './catalog-client.module';
+export * from './catalog.client';

@@ -1,0 +1,37 @@
+import { ClientProxyFactory, Transport } from '@nestjs/microservices';
+import type { RpcErrorBody } from '@petstore/contracts';
+import { randomUUID } from 'node:crypto';
+import { firstValueFrom } from 'rxjs';
+
+/** A service's TCP transport, reached as the gateway reaches it. */
+export interface RpcTestClient {
+  /** Sends a message (with a fresh requestId) and resolves with the reply; rejects with the RPC error body. */
+  send<T>(pattern: { cmd: string }, payload: object): Promise<T>;
+  /** Sends a message that must fail and resolves with its RPC error body. */
+  refusal(pattern: { cmd: string }, payload: object): Promise<RpcErrorBody>;
+  close(): Promise<void>;
+}
+
+export async function connectRpcClient(host: string, port: number): Promise<RpcTestClient> {
+  const client = ClientProxyFactory.create({ transport: Transport.TCP, options: { host, port } });
+  await client.connect();
+
+  const send = <T>(pattern: { cmd: string }, payload: object) =>
+    firstValueFrom(client.send<T>(pattern, { requestId: randomUUID(), ...payload }));
+
+  return {
+    send,
+    async refusal(pattern, payload) {
+      let reply: unknown;
+      try {
+        reply = await send<unknown>(pattern, payload);
+      } catch (error) {
+        return error as RpcErrorBody;
+      }
+      throw new Error(`Expected ${pattern.cmd} to fail, it answered ${JSON.stringify(reply)}`);
+    },
+    async close() {
+      client.close();
+    },
+  };
+}

@@ -1,0 +1,29 @@
+import type { Env } from '@petstore/config';
+import { freePort } from './free-port';
+import { testKafkaBrokers } from './test-environment';
+
+export interface ServiceEnvOptions {
+  namespace: string;
+  databaseUrl: string;
+  /** LOG_LEVEL, unless the test run sets one. */
+  logLevel: string;
+  /** More variables, e.g. CATALOG_RPC; they win over the ones set here. */
+  env?: Env;
+}
+
+/** The variables of a service under test: free ports, the test database, the suite's Kafka namespace. */
+export async function serviceTestEnv({ namespace, databaseUrl, logLevel, env = {} }: ServiceEnvOptions) {
+  const [httpPort, rpcPort] = [await freePort(), await freePort()];
+  const variables: Env = {
+    NODE_ENV: 'test',
+    LOG_LEVEL: process.env['LOG_LEVEL'] ?? logLevel,
+    HOST: '127.0.0.1',
+    HTTP_PORT: String(httpPort),
+    RPC_PORT: String(rpcPort),
+    DATABASE_URL: databaseUrl,
+    KAFKA_BROKERS: testKafkaBrokers().join(','),
+    KAFKA_NAMESPACE: namespace,
+    ...env,
+  };
+  return { variables, httpPort, rpcPort };
+}
