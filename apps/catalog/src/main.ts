@@ -1,22 +1,12 @@
 import 'reflect-metadata';
-import { readConfigOrExit } from '@petstore/config';
-import { migrate } from '@petstore/database';
-import { bootstrapService } from '@petstore/service-kit';
+import { runService } from '@petstore/service-kit';
 import { AppModule } from './app.module';
 import { catalogConfigShape } from './config';
 import { catalogDatabaseOptions } from './mikro-orm.config';
 
-async function main(): Promise<void> {
-  const config = readConfigOrExit(catalogConfigShape);
-  if (process.argv[2] === 'migrate') {
-    const applied = await migrate(catalogDatabaseOptions(config.databaseUrl));
-    process.stdout.write(`catalog: ${applied.length} migration(s) applied${applied.length ? `: ${applied.join(', ')}` : ''}\n`);
-    process.exit(0);
-  }
-  await bootstrapService(AppModule.forRoot(config), config);
-}
-
-main().catch((error: unknown) => {
-  process.stderr.write(`catalog failed to start: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
-  process.exit(1);
+runService({
+  name: 'catalog',
+  configShape: catalogConfigShape,
+  databaseOptions: catalogDatabaseOptions,
+  appModule: (config) => AppModule.forRoot(config),
 });

@@ -5,3 +5,4 @@ export * from './paging';
 export * from './path-id';
 export * from './rpc-error.filter';
 export * from './service-config';
+export * from './run-service';
