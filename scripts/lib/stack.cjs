@@ -135,8 +135,9 @@ function prefixLines(stream, label, out) {
   });
 }
 
-function startProcess(app, env, { output = process.stdout, extraEnv = {} } = {}) {
-  const child = spawn(process.execPath, [mainOf(app)], {
+/** `nodeArgs` go to node itself (`--cpu-prof`, `--inspect`) when a run needs a closer look. */
+function startProcess(app, env, { output = process.stdout, extraEnv = {}, nodeArgs = [] } = {}) {
+  const child = spawn(process.execPath, [...nodeArgs, mainOf(app)], {
     env: { ...process.env, ...extraEnv, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
