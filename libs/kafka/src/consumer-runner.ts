@@ -1,4 +1,4 @@
-import type { EachMessagePayload, IHeaders, Kafka, KafkaMessage } from 'kafkajs';
+import type { EachBatchPayload, IHeaders, Kafka, KafkaMessage } from 'kafkajs';
 import { backoffDelay, sleep, type Backoff } from './backoff';
 import { createIdempotentProducer } from './producer';
 
@@ -47,6 +47,14 @@ export interface ConsumerRunnerOptions {
   groupId: string;
   topics: string[];
   handle(message: ConsumedMessage): Promise<void>;
+  /**
+   * Optional: handles consecutive messages of one partition at once, in order, all or nothing
+   * (e.g. in one database transaction). When it throws, each of those messages is handled
+   * again on its own through `handle`, with the usual retries and dead-lettering.
+   */
+  handleBatch?(messages: ConsumedMessage[]): Promise<void>;
+  /** Most messages given to one `handleBatch` call (default 50). */
+  maxBatchSize?: number;
   deadLetterTopic: string;
   /** Attempts before a failing message is dead-lettered (default 5). */
   maxAttempts?: number;
@@ -65,7 +73,7 @@ export interface RunningConsumer {
   readonly groupId: string;
   /** Resolves once this member has joined its group and received its partitions. */
   whenJoined(): Promise<void>;
-  /** Finishes the message in hand, commits, leaves the group. */
+  /** Finishes the message (or batch) in hand, commits, leaves the group. */
   stop(): Promise<void>;
 }
 
@@ -75,7 +83,8 @@ const stderrLogger: RunnerLogger = {
 };
 
 /**
- * Consumes `topics` in group `groupId`, one message at a time per partition. A handler error
+ * Consumes `topics` in group `groupId`, each partition in order: one message at a time, or
+ * runs of fetched messages at once through `handleBatch` when given. A handler error
  * is retried in process with backoff; after the last attempt (or at once for a
  * NonRetriableError) the original message goes to the dead-letter topic and its offset is
  * committed, so one bad message never blocks its partition.
@@ -85,6 +94,8 @@ export async function runConsumer(kafka: Kafka, options: ConsumerRunnerOptions):
     groupId,
     topics,
     handle,
+    handleBatch,
+    maxBatchSize = 50,
     deadLetterTopic,
     maxAttempts = 5,
     backoff = { initialMs: 50, maxMs: 1000 },
@@ -123,7 +134,7 @@ export async function runConsumer(kafka: Kafka, options: ConsumerRunnerOptions):
       if (stopping) return;
       try {
         await consumer.connect();
-        await consumer.run({ partitionsConsumedConcurrently, eachMessage });
+        await consumer.run({ partitionsConsumedConcurrently, eachBatchAutoResolve: false, eachBatch });
         logger.warn(`consumer group ${groupId} restarted after a crash`);
       } catch (error) {
         logger.error(`restarting consumer group ${groupId} failed: ${(error as Error).message}`);
@@ -136,7 +147,7 @@ export async function runConsumer(kafka: Kafka, options: ConsumerRunnerOptions):
     if (!payload.restart && !stopping) restartAfterCrash(1);
   });
 
-  async function deadLetter(payload: EachMessagePayload, error: unknown, attempts: number): Promise<void> {
+  async function deadLetter(payload: OneMessage, error: unknown, attempts: number): Promise<void> {
     const { topic, partition, message } = payload;
     const reason = error instanceof Error ? error : new Error(String(error));
     logger.error(
@@ -165,7 +176,39 @@ export async function runConsumer(kafka: Kafka, options: ConsumerRunnerOptions):
     });
   }
 
-  async function eachMessage(payload: EachMessagePayload): Promise<void> {
+  /**
+   * Offsets are resolved only after their message was handled (or dead-lettered): a stop or a
+   * rebalance in the middle of a fetched batch leaves the rest for the next owner.
+   */
+  async function eachBatch({ batch, resolveOffset, heartbeat, isRunning, isStale }: EachBatchPayload): Promise<void> {
+    const { topic, partition, messages } = batch;
+    for (let start = 0; start < messages.length; start += maxBatchSize) {
+      if (!isRunning() || isStale()) return;
+      const chunk = messages.slice(start, start + maxBatchSize);
+      if (handleBatch && chunk.length > 1) {
+        try {
+          await handleBatch(chunk.map((message) => ({ ...toConsumedMessage(topic, partition, message), attempt: 1 })));
+          resolveOffset(chunk[chunk.length - 1].offset);
+          await heartbeat();
+          continue;
+        } catch (error) {
+          const reason = error instanceof Error ? error.message : String(error);
+          logger.warn(
+            `${topic}[${partition}]@${chunk[0].offset}..${chunk[chunk.length - 1].offset} failed as a batch ` +
+              `(${reason}); handling its messages one by one`,
+          );
+        }
+      }
+      for (const message of chunk) {
+        if (!isRunning() || isStale()) return;
+        await eachMessage({ topic, partition, message, heartbeat });
+        resolveOffset(message.offset);
+        await heartbeat();
+      }
+    }
+  }
+
+  async function eachMessage(payload: OneMessage): Promise<void> {
     const base = toConsumedMessage(payload.topic, payload.partition, payload.message);
     for (let attempt = 1; ; attempt++) {
       try {
@@ -192,7 +235,7 @@ export async function runConsumer(kafka: Kafka, options: ConsumerRunnerOptions):
   try {
     await consumer.connect();
     await consumer.subscribe({ topics, fromBeginning });
-    await consumer.run({ partitionsConsumedConcurrently, eachMessage });
+    await consumer.run({ partitionsConsumedConcurrently, eachBatchAutoResolve: false, eachBatch });
   } catch (error) {
     await Promise.allSettled([consumer.disconnect(), deadLetters.disconnect()]);
     throw error;
@@ -208,6 +251,13 @@ export async function runConsumer(kafka: Kafka, options: ConsumerRunnerOptions):
         await deadLetters.disconnect();
       })()),
   };
+}
+
+interface OneMessage {
+  topic: string;
+  partition: number;
+  message: KafkaMessage;
+  heartbeat(): Promise<void>;
 }
 
 function toConsumedMessage(

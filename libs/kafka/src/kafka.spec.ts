@@ -145,4 +145,55 @@ describe('@petstore/kafka against the broker', () => {
     });
     expect(deadLettered.messages.map(text).sort()).toEqual(['garbage', 'poison']);
   });
+  it('hands runs of a partition to handleBatch, and one by one after a batch fails', async () => {
+    const batchTopic = namespaced(namespace, 'kafka-spec-batch');
+    await provisionTopics(admin, [batchTopic]);
+    const committed: string[] = [];
+    const batches: string[][] = [];
+    const deadLettered = new Collector();
+
+    running.push(
+      await runConsumer(kafka, {
+        groupId: namespaced(namespace, 'kafka-spec-batch-dlt'),
+        topics: [deadLetterTopic],
+        deadLetterTopic: namespaced(namespace, 'unused'),
+        handle: async (message) => deadLettered.add(message),
+      }),
+    );
+    // Everything is on the topic before the consumer starts, so its first fetch holds a run of messages.
+    const values = ['b1', 'b2', 'poison', 'b3', 'b4'];
+    await sendAll(producer, [{ topic: batchTopic, messages: values.map((value) => ({ key: 'pet-2', value })) }]);
+    running.push(
+      await runConsumer(kafka, {
+        groupId: namespaced(namespace, 'kafka-spec-batch'),
+        topics: [batchTopic],
+        deadLetterTopic,
+        maxAttempts: 2,
+        backoff: { initialMs: 10, maxMs: 20 },
+        logger: { warn: () => undefined, error: () => undefined },
+        handleBatch: async (messages) => {
+          const run = messages.map(text);
+          batches.push(run);
+          // All or nothing: a failing batch leaves no effect behind.
+          if (run.includes('poison')) throw new Error('cannot handle poison');
+          committed.push(...run);
+        },
+        handle: async (message) => {
+          if (text(message) === 'poison') throw new Error('cannot handle poison');
+          committed.push(text(message));
+        },
+      }),
+    );
+
+    await deadLettered.waitFor((m) => text(m) === 'poison');
+    await new Promise<void>((resolve) => {
+      const timer = setInterval(() => {
+        if (!committed.includes('b4')) return;
+        clearInterval(timer);
+        resolve();
+      }, 10);
+    });
+    expect(committed).toEqual(['b1', 'b2', 'b3', 'b4']);
+    expect(batches[0]).toEqual(values);
+  });
 });

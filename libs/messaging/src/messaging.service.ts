@@ -131,6 +131,7 @@ export class MessagingService implements OnApplicationBootstrap, BeforeApplicati
         maxAttempts: settings.maxAttempts,
         backoff: settings.backoff,
         handle: (message) => this.dispatcher.dispatch(message),
+        handleBatch: (messages) => this.dispatcher.dispatchBatch(messages),
         logger: this.logger,
       });
       if (this.stopped) {

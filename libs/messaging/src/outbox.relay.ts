@@ -76,6 +76,9 @@ export class OutboxRelay {
       this.wokenWhileDraining = true;
       return;
     }
+    // Commits that land while a batch is out are claimed together by the next one: under load
+    // one claim and one Kafka request carry many events (a fixed delay before the first claim
+    // was measured to add latency and no throughput).
     this.draining = this.drain().finally(() => (this.draining = undefined));
   }
 
@@ -143,15 +146,18 @@ export class OutboxRelay {
   private async relayBatch(): Promise<BatchOutcome> {
     const em = this.orm.em.fork();
     const outcome = await em.transactional(async (tx): Promise<BatchOutcome> => {
-      const [lock] = await tx.execute<{ locked: boolean }[]>(
-        `select pg_try_advisory_xact_lock(${RELAY_LOCK}) as locked`,
-      );
-      if (!lock?.locked) return { kind: 'busy' };
-      const rows = await tx.execute<ClaimedRow[]>(
-        `select seq, event_id, topic, key, type, envelope from outbox_event
-          where published_at is null order by seq limit ? for update skip locked`,
+      // One round trip takes the lock and claims the rows: the lateral claim runs only once the lock is held.
+      const claimed = await tx.execute<(ClaimedRow & { locked: boolean })[]>(
+        `select l.locked, o.seq, o.event_id, o.topic, o.key, o.type, o.envelope
+           from (select pg_try_advisory_xact_lock(${RELAY_LOCK}) as locked) l
+           left join lateral (
+             select seq, event_id, topic, key, type, envelope from outbox_event
+              where l.locked and published_at is null order by seq limit ? for update skip locked
+           ) o on true`,
         [this.settings.batchSize],
       );
+      if (!claimed[0]?.locked) return { kind: 'busy' };
+      const rows = claimed.filter((row) => row.seq !== null);
       if (rows.length === 0) return { kind: 'empty' };
       try {
         await this.publish(rows);
