@@ -49,8 +49,13 @@ export class InventoryEntries {
    * catalog's pet also converges after a client's status change crossed this one.
    */
   async recompute(em: EntityManager, entry: InventoryEntry, meta: EventMeta): Promise<void> {
-    await em.flush();
-    const open = entry.quantity > 0 ? false : (await em.count(Reservation, { petId: entry.petId, state: 'reserved' })) > 0;
+    // Only a pet without free units asks about open reservations, and then the count must see
+    // this unit of work's own; otherwise everything is written once, at commit.
+    let open = false;
+    if (entry.quantity <= 0) {
+      await em.flush();
+      open = (await em.count(Reservation, { petId: entry.petId, state: 'reserved' })) > 0;
+    }
     entry.status = recomputeStatus(entry.quantity, open);
     const event = PetStatusRecomputed.create({ petId: entry.petId, status: entry.status, quantity: entry.quantity }, meta);
     entry.lastRecomputeEventId = event.eventId;
