@@ -33,8 +33,19 @@ export class CategoriesService {
     return pageOf(rows.map(toCategoryView), limit);
   }
 
+  /** A pure read: a plain row, no entity to build and track. */
   async get({ id }: ById): Promise<CategoryView> {
-    return toCategoryView(await this.find(id));
+    const categoryId = parsePathId(id);
+    const row =
+      categoryId === undefined
+        ? undefined
+        : await this.em
+            .createQueryBuilder(Category)
+            .select(['id', 'name', 'description'])
+            .where({ id: categoryId })
+            .execute<{ id: string; name: string; description: string | null } | undefined>('get', false);
+    if (!row) throw categoryNotFound(id);
+    return toCategoryView({ id: Number(row.id), name: row.name, description: row.description });
   }
 
   async create({ category }: CreateCategoryCommand): Promise<CategoryView> {

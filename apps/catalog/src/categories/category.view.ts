@@ -1,7 +1,8 @@
 import type { Category as CategoryView } from '@petstore/contracts';
 import type { Category } from './category.entity';
 
-export function toCategoryView(category: Category): CategoryView {
+/** Takes the entity or a row read without one (pure reads). */
+export function toCategoryView(category: Pick<Category, 'id' | 'name' | 'description'>): CategoryView {
   return {
     id: category.id,
     name: category.name,
