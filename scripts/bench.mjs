@@ -35,10 +35,6 @@ function rssMiB(pid) {
   }
 }
 
-function percentile(sorted, p) {
-  return rpc.percentile(sorted, p);
-}
-
 async function main() {
   await ensurePostgres();
   ensureKafka();
@@ -150,8 +146,8 @@ async function main() {
         placementP50: placement.p50,
         placementP99: placement.p99,
         approvalSamples: decisionLatencies.length,
-        approvalP50: round(percentile(decisionLatencies, 50), 1),
-        approvalP99: round(percentile(decisionLatencies, 99), 1),
+        approvalP50: round(rpc.percentile(decisionLatencies, 50), 1),
+        approvalP99: round(rpc.percentile(decisionLatencies, 99), 1),
       });
     }
     clearInterval(sampler);
