@@ -59,14 +59,17 @@ export class OrdersService {
           const claim = await this.keys.claim(em, idempotency);
           if (claim.kind === 'replay') return { order: claim.order, replayed: true };
         }
-        await this.pets.assertOrderable(em, fields.petId, requestId);
-        const order = em.create(Order, fields);
-        await em.flush();
+        let view = await this.insertForKnownPet(em, fields);
+        if (!view) {
+          await this.pets.assertOrderable(em, fields.petId, requestId);
+          const order = em.create(Order, fields);
+          await em.flush();
+          view = toOrderView(order);
+        }
         this.outbox.add(
           em,
-          OrderPlaced.create({ orderId: order.id, petId: order.petId, quantity: order.quantity }, requestMeta(requestId)),
+          OrderPlaced.create({ orderId: view.id, petId: view.petId, quantity: view.quantity }, requestMeta(requestId)),
         );
-        const view = toOrderView(order);
         if (idempotency) await this.keys.remember(em, idempotency, view);
         return { order: view, replayed: false };
       });
@@ -121,16 +124,12 @@ export class OrdersService {
 
   /** StockReserved. A decision about an order cancelled meanwhile changes nothing: the cancellation gives the stock back. */
   async approve(em: EntityManager, orderId: number): Promise<void> {
-    const order = await this.lockForEvent(em, orderId);
-    if (order && !transition(order, 'approve')) this.logger.debug(`Order ${orderId} is ${order.status}: reservation ignored`);
+    if (!(await this.decide(em, orderId, 'approve', null))) await this.explainIgnored(em, orderId, 'reservation');
   }
 
   /** StockReservationRejected. */
   async reject(em: EntityManager, orderId: number, reason: RejectionReason): Promise<void> {
-    const order = await this.lockForEvent(em, orderId);
-    if (!order) return;
-    if (transition(order, 'reject')) order.rejectionReason = reason;
-    else this.logger.debug(`Order ${orderId} is ${order.status}: rejection ignored`);
+    if (!(await this.decide(em, orderId, 'reject', reason))) await this.explainIgnored(em, orderId, 'rejection');
   }
 
   /** PetDeleted: the pet's open orders are cancelled, and inventory hears of each. Its past orders stay as they are. */
@@ -155,6 +154,27 @@ export class OrdersService {
     return true;
   }
 
+  /**
+   * The common case in one statement: the pet is known and not deleted. The share lock on its
+   * replica row makes a concurrent PetDeleted wait for this order, so the deletion cancels it
+   * too. Nothing is inserted for a pet not known (yet) or deleted: the caller asks the long way.
+   */
+  private async insertForKnownPet(
+    em: EntityManager,
+    { petId, quantity, shipDate }: Pick<Order, 'petId' | 'quantity' | 'shipDate'>,
+  ): Promise<OrderView | undefined> {
+    if (!Number.isSafeInteger(petId)) return undefined;
+    const [row] = await em.execute<{ id: string }[]>(
+      `insert into store_order (pet_id, quantity, ship_date)
+       select ?::bigint, ?::integer, ?::timestamptz from known_pet where pet_id = ? and not deleted for share
+       returning id`,
+      [petId, quantity, shipDate, petId],
+    );
+    if (!row) return undefined;
+    const order = Object.assign(new Order(), { id: Number(row.id), petId, quantity, shipDate });
+    return toOrderView(order);
+  }
+
   /** The row lock orders concurrent changes of one order: a client's cancel and the inventory's decision. */
   private async lock(em: EntityManager, id: string): Promise<Order> {
     const orderId = parsePathId(id);
@@ -164,6 +184,32 @@ export class OrdersService {
         : await em.findOne(Order, orderId, { lockMode: LockMode.PESSIMISTIC_WRITE, refresh: true });
     if (!order) throw orderNotFound(id);
     return order;
+  }
+
+  /**
+   * The inventory's decision in one statement: the condition on the status plays the part of
+   * the row lock and the transition check, so a concurrent cancel either went first (nothing
+   * changes here) or waits for this one.
+   */
+  private async decide(
+    em: EntityManager,
+    orderId: number,
+    action: 'approve' | 'reject',
+    reason: RejectionReason | null,
+  ): Promise<boolean> {
+    const to = nextStatus('placed', action);
+    const rows = await em.execute<{ id: string }[]>(
+      `update store_order set status = ?, rejection_reason = ?, updated_at = now()
+       where id = ? and status = 'placed' returning id`,
+      [to, reason, orderId],
+    );
+    return rows.length > 0;
+  }
+
+  /** The rare case of a decision that changes nothing: says why. */
+  private async explainIgnored(em: EntityManager, orderId: number, what: string): Promise<void> {
+    const order = await this.lockForEvent(em, orderId);
+    if (order) this.logger.debug(`Order ${orderId} is ${order.status}: ${what} ignored`);
   }
 
   private async lockForEvent(em: EntityManager, orderId: number): Promise<Order | null> {
