@@ -35,6 +35,65 @@ export class InventoryEntries {
     return this.lockRow(em, petId);
   }
 
+  /**
+   * `lock` and whether the order already has a reservation, in one round trip. Every
+   * reservation of the pet is written with its entry locked, so the entry's lock covers the
+   * order's reservation too. Undefined when the pet has no entry: the caller goes the long way.
+   * The entry comes back unmanaged: `reserve` writes it, not the unit of work.
+   */
+  async lockWithReservationOf(
+    em: EntityManager,
+    petId: number,
+    orderId: number,
+  ): Promise<{ entry: InventoryEntry; decided: boolean } | undefined> {
+    const [row] = await em.execute<Record<string, unknown>[]>(
+      `select e.*, r.order_id is not null as reservation_exists
+       from inventory_entry e left join reservation r on r.order_id = ?
+       where e.pet_id = ? for update of e`,
+      [orderId, petId],
+    );
+    if (!row) return undefined;
+    const entry = Object.assign(new InventoryEntry(), {
+      petId: Number(row.pet_id),
+      quantity: row.quantity as number,
+      status: row.status as InventoryEntry['status'],
+      deleted: row.deleted as boolean,
+      lastRecomputeEventId: row.last_recompute_event_id as string | null,
+    });
+    return { entry, decided: row.reservation_exists === true };
+  }
+
+  /**
+   * An order's units taken from an unmanaged entry (see `lockWithReservationOf`), recomputed
+   * and written with the reservation: one statement unless the pet has no free units left,
+   * when the recompute must see the reservation among the open ones first.
+   */
+  async reserve(
+    em: EntityManager,
+    entry: InventoryEntry,
+    { orderId, quantity }: { orderId: number; quantity: number },
+    meta: EventMeta,
+  ): Promise<void> {
+    const insertReservation = `insert into reservation (order_id, pet_id, quantity, state) values (?, ?, ?, 'reserved')`;
+    const reservationParams = [orderId, entry.petId, quantity];
+    const updateEntry = `update inventory_entry set quantity = ?, status = ?, last_recompute_event_id = ?, updated_at = now()
+       where pet_id = ?`;
+    if (entry.quantity <= 0) {
+      await em.execute(insertReservation, reservationParams);
+      await this.recompute(em, entry, meta);
+      await em.execute(updateEntry, [entry.quantity, entry.status, entry.lastRecomputeEventId, entry.petId]);
+      return;
+    }
+    await this.recompute(em, entry, meta);
+    await em.execute(`with reserved as (${insertReservation}) ${updateEntry}`, [
+      ...reservationParams,
+      entry.quantity,
+      entry.status,
+      entry.lastRecomputeEventId,
+      entry.petId,
+    ]);
+  }
+
   /** Creation is not a stock change: quantity 0, the pet's own status, no recompute. Never revives a tombstone. */
   async create(em: EntityManager, petId: number, status: InventoryEntry['status']): Promise<void> {
     await em.execute(
