@@ -116,6 +116,9 @@ export class PetsService {
    */
   async applyStatus(em: EntityManager, petId: number, status: PetStatus, meta: EventMeta): Promise<void> {
     if (!isIssuableId(petId)) return;
+    // Usually the status is already the one published: a bare locked read settles that.
+    const [current] = await em.execute<{ status: PetStatus }[]>('select status from pet where id = ? for update', [petId]);
+    if (!current || current.status === status) return;
     const pet = await em.findOne(Pet, petId, { lockMode: LockMode.PESSIMISTIC_WRITE });
     if (!pet || pet.status === status) return;
     const previousStatus = pet.status;
