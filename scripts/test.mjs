@@ -9,8 +9,16 @@ const { ROOT, ensurePostgres, ensureKafka } = stack;
 const summaryDir = path.join(ROOT, 'tmp/test-summary');
 const nxEnv = { ...process.env, NX_DAEMON: 'false', NX_NO_CLOUD: 'true', NX_TUI: 'false', JEST_SUMMARY_DIR: summaryDir };
 
-function nx(...args) {
-  const result = spawnSync('npx', ['nx', ...args, '--outputStyle=static'], { cwd: ROOT, stdio: 'inherit', env: nxEnv });
+/** A stage that hangs (a leaked handle, a lost broker) fails after `minutes` instead of holding CI forever. */
+function nx(minutes, ...args) {
+  const result = spawnSync('npx', ['nx', ...args, '--outputStyle=static'], {
+    cwd: ROOT,
+    stdio: 'inherit',
+    env: nxEnv,
+    timeout: minutes * 60_000,
+    killSignal: 'SIGKILL',
+  });
+  if (result.error?.code === 'ETIMEDOUT') console.error(`\nnx ${args.join(' ')} did not finish within ${minutes} minutes`);
   return result.status === 0;
 }
 
@@ -38,7 +46,7 @@ try {
 
 fs.rmSync(summaryDir, { recursive: true, force: true });
 // Two at a time: the suites share two cores with PostgreSQL and Kafka.
-const unitAndIntegration = nx('run-many', '-t', 'lint', 'test', '--parallel=2');
-const endToEnd = nx('run', 'gateway-e2e:e2e');
+const unitAndIntegration = nx(25, 'run-many', '-t', 'lint', 'test', '--parallel=2');
+const endToEnd = nx(20, 'run', 'gateway-e2e:e2e');
 printSummary();
 process.exit(unitAndIntegration && endToEnd ? 0 : 1);
