@@ -48,12 +48,7 @@ export class EventDispatcher {
   }
 
   async dispatch(message: ConsumedMessage): Promise<void> {
-    const routed = this.route(message);
-    if (!routed) return;
-    await this.orm.em.fork().transactional(async (em) => {
-      if ((await this.record(em, [routed.event.eventId])).size === 0) return; // handled before: a redelivery changes nothing
-      await routed.route.handler.handle(routed.event, em);
-    });
+    await this.dispatchBatch([message]);
   }
 
   /**
