@@ -124,12 +124,12 @@ export class OrdersService {
 
   /** StockReserved. A decision about an order cancelled meanwhile changes nothing: the cancellation gives the stock back. */
   async approve(em: EntityManager, orderId: number): Promise<void> {
-    if (!(await this.decide(em, orderId, 'approve', null))) await this.explainIgnored(em, orderId, 'reservation');
+    await this.decide(em, orderId, 'approve', null);
   }
 
   /** StockReservationRejected. */
   async reject(em: EntityManager, orderId: number, reason: RejectionReason): Promise<void> {
-    if (!(await this.decide(em, orderId, 'reject', reason))) await this.explainIgnored(em, orderId, 'rejection');
+    await this.decide(em, orderId, 'reject', reason);
   }
 
   /** PetDeleted: the pet's open orders are cancelled, and inventory hears of each. Its past orders stay as they are. */
@@ -196,26 +196,13 @@ export class OrdersService {
     orderId: number,
     action: 'approve' | 'reject',
     reason: RejectionReason | null,
-  ): Promise<boolean> {
-    const to = nextStatus('placed', action);
+  ): Promise<void> {
     const rows = await em.execute<{ id: string }[]>(
       `update store_order set status = ?, rejection_reason = ?, updated_at = now()
        where id = ? and status = 'placed' returning id`,
-      [to, reason, orderId],
+      [nextStatus('placed', action), reason, orderId],
     );
-    return rows.length > 0;
-  }
-
-  /** The rare case of a decision that changes nothing: says why. */
-  private async explainIgnored(em: EntityManager, orderId: number, what: string): Promise<void> {
-    const order = await this.lockForEvent(em, orderId);
-    if (order) this.logger.debug(`Order ${orderId} is ${order.status}: ${what} ignored`);
-  }
-
-  private async lockForEvent(em: EntityManager, orderId: number): Promise<Order | null> {
-    const order = await em.findOne(Order, orderId, { lockMode: LockMode.PESSIMISTIC_WRITE, refresh: true });
-    if (!order) this.logger.warn(`Event about order ${orderId}, which does not exist here: ignored`);
-    return order;
+    if (rows.length === 0) this.logger.debug(`Order ${orderId} is not (or no longer) placed: ${action} ignored`);
   }
 }
 
