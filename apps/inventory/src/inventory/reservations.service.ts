@@ -12,7 +12,6 @@ import {
 } from '@petstore/contracts';
 import { OutboxWriter } from '@petstore/messaging';
 import { InventoryEntries } from './inventory-entries';
-import type { InventoryEntry } from './inventory-entry.entity';
 import { Reservation } from './reservation.entity';
 import { decideReservation } from './stock-rules';
 
@@ -30,28 +29,21 @@ export class ReservationsService {
 
   /** OrderPlaced: approve (taking the units) or reject with the first reason that applies. */
   async decide(em: EntityManager, { orderId, petId, quantity }: OrderPlacedPayload, meta: EventMeta): Promise<void> {
-    let entry: InventoryEntry | null;
-    const locked = await this.entries.lockWithReservationOf(em, petId, orderId);
-    if (locked) {
-      if (locked.decided) return;
-      entry = locked.entry;
-    } else {
-      entry = await this.entries.lock(em, petId, { requestId: meta.correlationId ?? String(orderId) });
-      if (await this.find(em, orderId)) return;
+    let locked = await this.entries.lockWithReservationOf(em, petId, orderId);
+    if (!locked) {
+      // No entry yet: read your writes creates it from the catalog's answer; a pet unknown there has none.
+      const created = await this.entries.lock(em, petId, { requestId: meta.correlationId ?? String(orderId) });
+      if (created) locked = await this.entries.lockWithReservationOf(em, petId, orderId);
+      else if (await this.find(em, orderId)) return;
     }
+    if (locked?.decided) return;
 
-    const decision = decideReservation(entry ?? undefined, quantity);
-    if (decision.kind === 'reserve' && entry && locked) {
+    const entry = locked?.entry;
+    const decision = decideReservation(entry, quantity);
+    if (decision.kind === 'reserve' && entry) {
       entry.quantity = decision.remaining;
       this.outbox.add(em, StockReserved.create({ orderId, petId, quantity, remaining: decision.remaining }, meta));
       await this.entries.reserve(em, entry, { orderId, quantity }, meta);
-      return;
-    }
-    if (decision.kind === 'reserve' && entry) {
-      entry.quantity = decision.remaining;
-      em.create(Reservation, { orderId, petId, quantity, state: 'reserved' });
-      this.outbox.add(em, StockReserved.create({ orderId, petId, quantity, remaining: decision.remaining }, meta));
-      await this.entries.recompute(em, entry, meta);
       return;
     }
     // decideReservation reserves only from an existing entry.
