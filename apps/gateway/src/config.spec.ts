@@ -1,5 +1,6 @@
 import { ConfigError, readConfig } from '@petstore/config';
-import { gatewayConfigShape, logLevelsFrom } from './config';
+import { logLevelsFrom } from '@petstore/config';
+import { gatewayConfigShape } from './config';
 
 describe('gateway configuration', () => {
   it('has defaults for a development machine, with the documented key', () => {

@@ -3,21 +3,17 @@ import {
   hostPort,
   instant,
   int,
-  oneOf,
+  logLevel,
+  nodeEnv,
   port,
   str,
   type ConfigShape,
   type Env,
+  type LogLevel,
+  type NodeEnv,
   type Reader,
 } from '@petstore/config';
 import { DEV_API_KEY, parseApiKeys, type ApiKeyConfig } from './auth/api-keys';
-
-export const NODE_ENVS = ['development', 'production', 'test'] as const;
-export type NodeEnv = (typeof NODE_ENVS)[number];
-
-/** Nest's levels, as the services read them: each one prints itself and those before it. */
-export const LOG_LEVELS = ['error', 'warn', 'log', 'debug', 'verbose'] as const;
-export type LogLevel = (typeof LOG_LEVELS)[number];
 
 export interface RpcAddress {
   host: string;
@@ -42,7 +38,6 @@ export interface GatewayConfig {
   logLevel: LogLevel;
 }
 
-const nodeEnv = oneOf('NODE_ENV', NODE_ENVS, 'development');
 
 /**
  * `API_KEYS`: a JSON array of `{ name, key | sha256, scopes }`. Outside production an unset
@@ -81,13 +76,8 @@ export const gatewayConfigShape: ConfigShape<GatewayConfig> = {
   upstreamTimeoutMs: int('UPSTREAM_TIMEOUT_MS', 5000, { min: 1, max: 600_000 }),
   inventoryDetailsTimeoutMs: int('INVENTORY_DETAILS_TIMEOUT_MS', 500, { min: 1, max: 600_000 }),
   petsV1Sunset: instant('PETS_V1_SUNSET', '2027-06-30T23:59:59Z'),
-  logLevel: oneOf('LOG_LEVEL', LOG_LEVELS, 'log'),
+  logLevel,
 };
-
-/** Nest's logger takes the levels to print, not a threshold. */
-export function logLevelsFrom(level: LogLevel): LogLevel[] {
-  return LOG_LEVELS.slice(0, LOG_LEVELS.indexOf(level) + 1);
-}
 
 /** Injection token of the gateway's `GatewayConfig`. */
 export const GATEWAY_CONFIG = Symbol('GATEWAY_CONFIG');

@@ -3,7 +3,8 @@ import { NestFactory } from '@nestjs/core';
 import { Transport, type MicroserviceOptions } from '@nestjs/microservices';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
 import { RpcErrorFilter } from './rpc-error.filter';
-import { logLevelsFrom, type ServiceConfig } from './service-config';
+import { logLevelsFrom } from '@petstore/config';
+import type { ServiceConfig } from './service-config';
 
 /**
  * Starts a service process: the TCP transport the gateway talks to, and a small HTTP

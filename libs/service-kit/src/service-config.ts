@@ -1,10 +1,7 @@
-import { list, oneOf, port, postgresUrl, str, type ConfigShape } from '@petstore/config';
-
-export const LOG_LEVELS = ['error', 'warn', 'log', 'debug', 'verbose'] as const;
-export type LogLevel = (typeof LOG_LEVELS)[number];
+import { list, logLevel, nodeEnv, port, postgresUrl, str, type ConfigShape, type LogLevel, type NodeEnv } from '@petstore/config';
 
 export interface ServiceConfig {
-  nodeEnv: 'development' | 'production' | 'test';
+  nodeEnv: NodeEnv;
   logLevel: LogLevel;
   httpPort: number;
   /** Interface both servers bind to: 127.0.0.1 on a developer machine, 0.0.0.0 in a container. */
@@ -24,8 +21,8 @@ export interface ServiceDefaults {
 
 export function serviceConfigShape(defaults: ServiceDefaults): ConfigShape<ServiceConfig> {
   return {
-    nodeEnv: oneOf('NODE_ENV', ['development', 'production', 'test'], 'development'),
-    logLevel: oneOf('LOG_LEVEL', LOG_LEVELS, 'log'),
+    nodeEnv,
+    logLevel,
     httpPort: port('HTTP_PORT', defaults.httpPort),
     host: str('HOST', '127.0.0.1'),
     rpcPort: port('RPC_PORT', defaults.rpcPort),
@@ -33,9 +30,4 @@ export function serviceConfigShape(defaults: ServiceDefaults): ConfigShape<Servi
     kafkaBrokers: list('KAFKA_BROKERS', '127.0.0.1:9092'),
     kafkaNamespace: (env) => env['KAFKA_NAMESPACE']?.trim() ?? '',
   };
-}
-
-/** Nest's logger takes the levels to print, not a threshold. */
-export function logLevelsFrom(level: LogLevel): LogLevel[] {
-  return LOG_LEVELS.slice(0, LOG_LEVELS.indexOf(level) + 1);
 }
