@@ -7,6 +7,9 @@ module.exports = {
   testEnvironment: 'node',
   reporters: ['default', require.resolve('./tools/jest/summary-reporter.js')],
   moduleFileExtensions: ['ts', 'js'],
+  // `*.spec.ts` is pure logic; `*.int-spec.ts` talks to the real PostgreSQL and Kafka
+  // (`npx nx test <project> --testPathIgnorePatterns=int-spec` runs only the fast ones).
+  testMatch: ['**/?(*.)+(spec|int-spec).ts'],
   transform: {
     '^.+\\.[tj]s$': [
       '@swc/jest',
