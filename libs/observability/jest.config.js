@@ -1,0 +1,5 @@
+module.exports = {
+  displayName: 'observability',
+  preset: '../../jest.preset.js',
+  coverageDirectory: '../../coverage/libs/observability',
+};
