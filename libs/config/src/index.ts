@@ -1,2 +1,3 @@
 export * from './config';
 export * from './process-settings';
+export * from './fault-injection';

@@ -1,3 +1,4 @@
+import { crashPoint } from '@petstore/config';
 import type { EachBatchPayload, IHeaders, Kafka, KafkaMessage } from 'kafkajs';
 import { backoffDelay, sleep, type Backoff } from './backoff';
 import { createIdempotentProducer } from './producer';
@@ -42,6 +43,14 @@ export interface RunnerLogger {
   error(message: string): void;
 }
 
+/** What the runner reports about its partitions, for metrics. */
+export interface ConsumerObserver {
+  /** Messages of one partition were handled (or dead-lettered) and their offsets resolved; `lag` is what is left behind them. */
+  handled?(info: { topic: string; partition: number; count: number; lag: number; seconds: number }): void;
+  retried?(info: { topic: string; partition: number }): void;
+  deadLettered?(info: { topic: string; partition: number }): void;
+}
+
 export interface ConsumerRunnerOptions {
   /** Full (namespaced) names, as are `topics` and `deadLetterTopic`. */
   groupId: string;
@@ -53,7 +62,7 @@ export interface ConsumerRunnerOptions {
    * again on its own through `handle`, with the usual retries and dead-lettering.
    */
   handleBatch?(messages: ConsumedMessage[]): Promise<void>;
-  /** Most messages given to one `handleBatch` call (default 50). */
+  /** Most messages given to one `handleBatch` call (default 500). */
   maxBatchSize?: number;
   deadLetterTopic: string;
   /** Attempts before a failing message is dead-lettered (default 5). */
@@ -67,6 +76,7 @@ export interface ConsumerRunnerOptions {
   /** How long the broker may hold a fetch while there is nothing to read (default 100 ms). */
   maxWaitTimeInMs?: number;
   logger?: RunnerLogger;
+  observer?: ConsumerObserver;
 }
 
 export interface RunningConsumer {
@@ -95,7 +105,7 @@ export async function runConsumer(kafka: Kafka, options: ConsumerRunnerOptions):
     topics,
     handle,
     handleBatch,
-    maxBatchSize = 50,
+    maxBatchSize = 500,
     deadLetterTopic,
     maxAttempts = 5,
     backoff = { initialMs: 50, maxMs: 1000 },
@@ -103,6 +113,7 @@ export async function runConsumer(kafka: Kafka, options: ConsumerRunnerOptions):
     partitionsConsumedConcurrently = 3,
     maxWaitTimeInMs = 100,
     logger = stderrLogger,
+    observer = {},
   } = options;
   if (topics.length === 0) throw new Error(`Consumer group ${groupId} has no topics`);
 
@@ -130,17 +141,20 @@ export async function runConsumer(kafka: Kafka, options: ConsumerRunnerOptions):
   // crash (seen: "Failed to find group coordinator" while the broker restarts) the member is gone
   // for good and its partitions stall, so it is started again here, with backoff, until it runs.
   const restartAfterCrash = (attempt: number): void => {
-    restartTimer = setTimeout(async () => {
-      if (stopping) return;
-      try {
-        await consumer.connect();
-        await consumer.run({ partitionsConsumedConcurrently, eachBatchAutoResolve: false, eachBatch });
-        logger.warn(`consumer group ${groupId} restarted after a crash`);
-      } catch (error) {
-        logger.error(`restarting consumer group ${groupId} failed: ${(error as Error).message}`);
-        restartAfterCrash(attempt + 1);
-      }
-    }, backoffDelay(attempt, { initialMs: 500, maxMs: 10_000 }));
+    restartTimer = setTimeout(
+      async () => {
+        if (stopping) return;
+        try {
+          await consumer.connect();
+          await consumer.run({ partitionsConsumedConcurrently, eachBatchAutoResolve: false, eachBatch });
+          logger.warn(`consumer group ${groupId} restarted after a crash`);
+        } catch (error) {
+          logger.error(`restarting consumer group ${groupId} failed: ${(error as Error).message}`);
+          restartAfterCrash(attempt + 1);
+        }
+      },
+      backoffDelay(attempt, { initialMs: 500, maxMs: 10_000 }),
+    );
   };
   consumer.on(consumer.events.CRASH, ({ payload }) => {
     logger.error(`consumer group ${groupId} crashed (restart: ${payload.restart}): ${payload.error.message}`);
@@ -153,6 +167,7 @@ export async function runConsumer(kafka: Kafka, options: ConsumerRunnerOptions):
     logger.error(
       `dead-lettering ${topic}[${partition}]@${message.offset} after ${attempts} attempt(s): ${reason.message}`,
     );
+    observer.deadLettered?.({ topic, partition });
     await deadLetters.send({
       topic: deadLetterTopic,
       acks: -1,
@@ -184,27 +199,48 @@ export async function runConsumer(kafka: Kafka, options: ConsumerRunnerOptions):
     const { topic, partition, messages } = batch;
     for (let start = 0; start < messages.length; start += maxBatchSize) {
       if (!isRunning() || isStale()) return;
+      const startedAt = performance.now();
       const chunk = messages.slice(start, start + maxBatchSize);
-      if (handleBatch && chunk.length > 1) {
-        try {
-          await handleBatch(chunk.map((message) => ({ ...toConsumedMessage(topic, partition, message), attempt: 1 })));
-          resolveOffset(chunk[chunk.length - 1].offset);
+      const last = chunk[chunk.length - 1].offset;
+      if (!(handleBatch && chunk.length > 1 && (await handledAsOne(handleBatch, topic, partition, chunk)))) {
+        for (const message of chunk) {
+          if (!isRunning() || isStale()) return;
+          await eachMessage({ topic, partition, message, heartbeat });
+          if (message.offset !== last) resolveOffset(message.offset);
           await heartbeat();
-          continue;
-        } catch (error) {
-          const reason = error instanceof Error ? error.message : String(error);
-          logger.warn(
-            `${topic}[${partition}]@${chunk[0].offset}..${chunk[chunk.length - 1].offset} failed as a batch ` +
-              `(${reason}); handling its messages one by one`,
-          );
         }
       }
-      for (const message of chunk) {
-        if (!isRunning() || isStale()) return;
-        await eachMessage({ topic, partition, message, heartbeat });
-        resolveOffset(message.offset);
-        await heartbeat();
-      }
+      // The database has the effects and Kafka not yet the offsets: a crash here means a redelivery.
+      crashPoint('consumer.after-commit');
+      resolveOffset(last);
+      observer.handled?.({
+        topic,
+        partition,
+        count: chunk.length,
+        lag: Math.max(0, Number(batch.highWatermark) - 1 - Number(last)),
+        seconds: (performance.now() - startedAt) / 1000,
+      });
+      await heartbeat();
+    }
+  }
+
+  /** The chunk through handleBatch, all or nothing; false when it must be handled one message at a time. */
+  async function handledAsOne(
+    handleAll: (messages: ConsumedMessage[]) => Promise<void>,
+    topic: string,
+    partition: number,
+    chunk: KafkaMessage[],
+  ): Promise<boolean> {
+    try {
+      await handleAll(chunk.map((message) => ({ ...toConsumedMessage(topic, partition, message), attempt: 1 })));
+      return true;
+    } catch (error) {
+      const reason = error instanceof Error ? error.message : String(error);
+      logger.warn(
+        `${topic}[${partition}]@${chunk[0].offset}..${chunk[chunk.length - 1].offset} failed as a batch ` +
+          `(${reason}); handling its messages one by one`,
+      );
+      return false;
     }
   }
 
@@ -221,6 +257,7 @@ export async function runConsumer(kafka: Kafka, options: ConsumerRunnerOptions):
         }
         const delay = backoffDelay(attempt, backoff);
         const reason = error instanceof Error ? error.message : String(error);
+        observer.retried?.({ topic: payload.topic, partition: payload.partition });
         logger.warn(
           `${payload.topic}[${payload.partition}]@${base.offset} failed (attempt ${attempt}/${maxAttempts}), ` +
             `retrying in ${delay} ms: ${reason}`,
@@ -260,11 +297,7 @@ interface OneMessage {
   heartbeat(): Promise<void>;
 }
 
-function toConsumedMessage(
-  topic: string,
-  partition: number,
-  message: KafkaMessage,
-): Omit<ConsumedMessage, 'attempt'> {
+function toConsumedMessage(topic: string, partition: number, message: KafkaMessage): Omit<ConsumedMessage, 'attempt'> {
   return {
     topic,
     partition,
