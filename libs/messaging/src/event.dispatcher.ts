@@ -1,24 +1,47 @@
-import { Inject, Injectable, type Type } from '@nestjs/common';
+import { Inject, Injectable, Logger, type Type } from '@nestjs/common';
 import { ModuleRef } from '@nestjs/core';
-import { MikroORM, type EntityManager } from '@mikro-orm/postgresql';
+import { MikroORM } from '@mikro-orm/postgresql';
+import { context, SpanKind, SpanStatusCode, trace, type Context, type Span } from '@opentelemetry/api';
 import { InvalidEventError, parseEnvelope, type AnyEventDefinition, type EventEnvelope } from '@petstore/contracts';
 import { NonRetriableError, type ConsumedMessage } from '@petstore/kafka';
-import { handledEvent, type EventHandlerOf } from './event-handler.decorator';
+import { withLogContext } from '@petstore/observability';
+import { admit } from './consumer-positions';
+import { handledEvents, type EventHandlerOf } from './event-handler.decorator';
+import { consumerBatchSeconds, consumerEvents } from './messaging.metrics';
 import { MESSAGING_OPTIONS, type MessagingOptions } from './messaging.options';
+import { OUTBOX_HEADERS } from './outbox.relay';
+import { contextFromCarrier, messagingTracer, withCauseContexts } from './trace-context';
+
+type AnyHandler = EventHandlerOf<AnyEventDefinition>;
 
 interface Route {
   definition: AnyEventDefinition;
-  handler: EventHandlerOf<AnyEventDefinition>;
+  handler: AnyHandler;
 }
 
-interface Routed {
+/** A message read and checked: its envelope, and its handler when this service handles its type. */
+interface Parsed {
+  message: ConsumedMessage;
+  envelope: EventEnvelope;
+  route?: Route;
+  source?: string;
+  seq?: number;
+}
+
+interface Accepted extends Parsed {
   route: Route;
-  event: EventEnvelope;
+  span: Span;
+  context: Context;
 }
 
-/** Turns a Kafka message into at most one handler call, exactly once per event id. */
+/**
+ * Turns the messages of one partition into handler calls, exactly once per event: the batch's
+ * copies are dropped (see `admit`), consecutive events of one handler go to it as one set,
+ * and everything, with the partition's new position, commits in one transaction.
+ */
 @Injectable()
 export class EventDispatcher {
+  private readonly logger = new Logger('EventConsumer');
   private routes = new Map<string, Route>();
 
   constructor(
@@ -31,13 +54,16 @@ export class EventDispatcher {
   async resolveHandlers(): Promise<void> {
     const routes = new Map<string, Route>();
     for (const type of this.options.handlers ?? []) {
-      const definition = handledEvent(type);
-      if (!definition) throw new Error(`${type.name} is listed as an event handler but has no @EventHandler(...)`);
-      const existing = routes.get(definition.type);
-      if (existing) {
-        throw new Error(`${definition.type} has two handlers: ${existing.handler.constructor.name} and ${type.name}`);
+      const definitions = handledEvents(type);
+      if (!definitions) throw new Error(`${type.name} is listed as an event handler but has no @EventHandler(...)`);
+      const handler = await this.instanceOf(type);
+      for (const definition of definitions) {
+        const existing = routes.get(definition.type);
+        if (existing) {
+          throw new Error(`${definition.type} has two handlers: ${existing.handler.constructor.name} and ${type.name}`);
+        }
+        routes.set(definition.type, { definition, handler });
       }
-      routes.set(definition.type, { definition, handler: await this.instanceOf(type) });
     }
     this.routes = routes;
   }
@@ -47,73 +73,131 @@ export class EventDispatcher {
     return [...new Set([...this.routes.values()].map((route) => route.definition.topic))];
   }
 
-  async dispatch(message: ConsumedMessage): Promise<void> {
-    await this.dispatchBatch([message]);
-  }
-
-  /**
-   * Consecutive messages of one partition in one transaction: one commit (and one wake of the
-   * relay) for all of them instead of one each. Each event still gets its processed_event row
-   * and its own unit of work; any error rolls all of them back, and the consumer then
-   * dispatches them one by one.
-   */
   async dispatchBatch(messages: ConsumedMessage[]): Promise<void> {
-    const routed: Routed[] = [];
-    for (const message of messages) {
-      const one = this.route(message);
-      if (one) routed.push(one);
-    }
-    if (routed.length === 0) return;
-    await this.orm.em.fork().transactional(async (em) => {
-      const recorded = await this.record(
-        em,
-        routed.map(({ event }) => event.eventId),
-      );
-      for (const { route, event } of routed) {
-        // delete: an event fetched twice in one batch is handled by its first copy only.
-        if (!recorded.delete(event.eventId.toLowerCase())) continue;
-        await route.handler.handle(event, em);
-        await em.flush();
-        em.clear();
+    const startedAt = performance.now();
+    const parsed = messages.map((message) => this.parse(message));
+    const { topic, partition } = messages[0];
+    let accepted: Accepted[] = [];
+    let outcomes: string[] = [];
+    try {
+      await this.orm.em.fork().transactional(async (em) => {
+        const admitted = await admit(
+          em,
+          { consumer: this.options.producer, topic, partition },
+          parsed.map(toAdmissible),
+        );
+        accepted = [];
+        outcomes = parsed.map((one, index) => {
+          if (!admitted[index]) return 'duplicate';
+          if (!one.route) return 'skipped';
+          accepted.push(this.startSpan(one as Parsed & { route: Route }));
+          return 'handled';
+        });
+        const contexts = new Map(accepted.map((one) => [one.envelope.eventId, one.context]));
+        await withCauseContexts(contexts, async () => {
+          for (const run of runsByHandler(accepted)) {
+            await run.handler.handleBatch(
+              run.events.map((one) => one.envelope),
+              em,
+            );
+            await em.flush();
+            em.clear();
+          }
+        });
+      });
+    } catch (error) {
+      for (const one of accepted) {
+        one.span.setStatus({
+          code: SpanStatusCode.ERROR,
+          message: error instanceof Error ? error.message : String(error),
+        });
+        one.span.end();
       }
-    });
+      throw error;
+    }
+    parsed.forEach((one, index) =>
+      consumerEvents.inc({ topic: one.message.topic, type: one.envelope.type, outcome: outcomes[index] }),
+    );
+    for (const one of accepted) {
+      one.span.end();
+      this.logHandled(one);
+    }
+    consumerBatchSeconds.observe((performance.now() - startedAt) / 1000);
   }
 
-  /** The handler and the validated event, or nothing for an event type this service does not handle. */
-  private route(message: ConsumedMessage): Routed | undefined {
+  /** The envelope, checked against its event's schema when this service handles it. Throws NonRetriableError. */
+  private parse(message: ConsumedMessage): Parsed {
     let envelope: EventEnvelope<string, Record<string, unknown>>;
     try {
       envelope = parseEnvelope(message.value);
     } catch (error) {
       throw invalid(error);
     }
+    const source = message.headers[OUTBOX_HEADERS.source];
+    const seqHeader = message.headers[OUTBOX_HEADERS.seq];
+    const seq = seqHeader !== undefined && /^\d{1,15}$/.test(seqHeader) ? Number(seqHeader) : undefined;
+    const numbered = source !== undefined && seq !== undefined ? { source, seq } : {};
     // Topics carry several event types; the ones this service does not handle are not its business.
     const route = this.routes.get(envelope.type);
-    if (!route) return undefined;
+    if (!route) return { message, envelope, ...numbered };
     try {
-      return { route, event: route.definition.parse(envelope) };
+      return { message, envelope: route.definition.parse(envelope), route, ...numbered };
     } catch (error) {
       throw invalid(error);
     }
   }
 
-  /** Records the events as processed; answers the ids that were not recorded before. */
-  private async record(em: EntityManager, eventIds: string[]): Promise<Set<string>> {
-    const rows = await em.execute<{ event_id: string }[]>(
-      `insert into processed_event (consumer, event_id, processed_at)
-         values ${eventIds.map(() => '(?, ?, now())').join(', ')}
-         on conflict do nothing returning event_id`,
-      eventIds.flatMap((eventId) => [this.options.producer, eventId]),
+  /** The OpenTelemetry messaging conventions' "process" span, child of the publish that sent the message. */
+  private startSpan(one: Parsed & { route: Route }): Accepted {
+    const { message, envelope } = one;
+    const parent = contextFromCarrier({
+      traceparent: message.headers['traceparent'],
+      tracestate: message.headers['tracestate'],
+    });
+    const span = messagingTracer.startSpan(
+      `process ${message.topic}`,
+      {
+        kind: SpanKind.CONSUMER,
+        attributes: {
+          'messaging.system': 'kafka',
+          'messaging.operation.type': 'process',
+          'messaging.operation.name': 'process',
+          'messaging.destination.name': message.topic,
+          'messaging.destination.partition.id': String(message.partition),
+          'messaging.consumer.group.name': this.options.producer,
+          'messaging.kafka.offset': Number(message.offset),
+          'messaging.message.id': envelope.eventId,
+          'messaging.kafka.message.key': message.key ?? '',
+          'petstore.event.type': envelope.type,
+          'petstore.correlation_id': envelope.correlationId,
+        },
+      },
+      parent,
     );
-    // PostgreSQL answers uuids in lower case.
-    return new Set(rows.map((row) => row.event_id.toLowerCase()));
+    return { ...one, span, context: trace.setSpan(parent, span) };
+  }
+
+  /** One line per handled event, at debug level, in the event's trace and log context. */
+  private logHandled({ envelope, context: eventContext }: Accepted): void {
+    if (!Logger.isLevelEnabled('debug')) return;
+    const fields = {
+      requestId: envelope.correlationId,
+      correlationId: envelope.correlationId,
+      eventId: envelope.eventId,
+      eventType: envelope.type,
+    };
+    context.with(eventContext, () =>
+      withLogContext(fields, () =>
+        this.logger.debug(`${envelope.type} ${envelope.eventId} handled (key ${envelope.key})`),
+      ),
+    );
   }
 
   /**
    * A handler is normally a provider of its feature module. One that is not is created here,
    * which works when everything it injects is global (EntityManager, OutboxWriter, ...).
    */
-  private async instanceOf(type: Type<unknown>): Promise<EventHandlerOf<AnyEventDefinition>> {
+  private async instanceOf(type: Type<unknown>): Promise<AnyHandler> {
     let instance: unknown;
     try {
       instance = this.moduleRef.get(type, { strict: false });
@@ -126,11 +210,26 @@ export class EventDispatcher {
         );
       }
     }
-    if (typeof (instance as Partial<EventHandlerOf<AnyEventDefinition>>).handle !== 'function') {
-      throw new Error(`${type.name} has no handle(event, em) method`);
+    if (typeof (instance as Partial<AnyHandler>).handleBatch !== 'function') {
+      throw new Error(`${type.name} has no handleBatch(events, em) method`);
     }
-    return instance as EventHandlerOf<AnyEventDefinition>;
+    return instance as AnyHandler;
   }
+}
+
+function toAdmissible({ envelope, source, seq }: Parsed): { eventId: string; source?: string; seq?: number } {
+  return { eventId: envelope.eventId, source, seq };
+}
+
+/** Consecutive events of one handler, in order: each run is one call. */
+function runsByHandler(accepted: Accepted[]): { handler: AnyHandler; events: Accepted[] }[] {
+  const runs: { handler: AnyHandler; events: Accepted[] }[] = [];
+  for (const one of accepted) {
+    const last = runs[runs.length - 1];
+    if (last?.handler === one.route.handler) last.events.push(one);
+    else runs.push({ handler: one.route.handler, events: [one] });
+  }
+  return runs;
 }
 
 function invalid(error: unknown): NonRetriableError {

@@ -1,3 +1,4 @@
+export * from './consumer-position.entity';
 export * from './event-handler.decorator';
 export * from './kafka-readiness.check';
 export * from './messaging-kafka';
@@ -9,3 +10,5 @@ export * from './outbox-event.entity';
 export * from './outbox.relay';
 export * from './outbox.writer';
 export * from './processed-event.entity';
+export * from './transaction-hooks';
+export { eventTraceCarrier, type TraceCarrier } from './trace-context';

@@ -12,6 +12,7 @@ import {
 import { MessagingService } from './messaging.service';
 import { OutboxRelay } from './outbox.relay';
 import { OutboxWriter } from './outbox.writer';
+import { TransactionHooks } from './transaction-hooks';
 
 /**
  * The transactional outbox and the idempotent consumer of one service. Global: any module
@@ -39,12 +40,13 @@ export class MessagingModule {
             }),
         },
         OutboxRelay,
+        TransactionHooks,
         OutboxWriter,
         EventDispatcher,
         MessagingService,
         KafkaReadinessCheck,
       ],
-      exports: [OutboxWriter, MessagingService, KafkaReadinessCheck, MESSAGING_OPTIONS],
+      exports: [OutboxWriter, TransactionHooks, MessagingService, KafkaReadinessCheck, MESSAGING_OPTIONS],
     };
   }
 }

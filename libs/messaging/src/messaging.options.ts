@@ -4,12 +4,12 @@ import type { Backoff, LogLevel } from '@petstore/kafka';
 export interface RelaySettings {
   /** Rows claimed and published per round trip. */
   batchSize: number;
-  /** The safety-net sweep: catches rows whose wake-up was missed (another replica's commit, a crash). */
+  /** The safety-net sweep of the leading replica: catches a wake-up that was lost (a writer that crashed right after its commit). */
   sweepIntervalMs: number;
-  /** Published rows are deleted once older than this (they only serve inspection). */
-  retentionMs: number;
+  /** `processed_event` rows (events without a publication number) are kept this long: the topics' retention. */
+  processedEventRetentionMs: number;
   purgeIntervalMs: number;
-  /** Delay before re-trying a batch that failed to publish. */
+  /** Delay before re-trying a batch that failed to publish, and before waiting for the leader lock again. */
   backoff: Backoff;
   /** Longest a shutdown waits for the last batch. */
   flushTimeoutMs: number;
@@ -19,6 +19,8 @@ export interface ConsumerSettings {
   /** Attempts of a failing handler before the message goes to the dead-letter topic. */
   maxAttempts: number;
   backoff: Backoff;
+  /** Most messages of one partition handled in one transaction. */
+  maxBatchSize: number;
 }
 
 export interface MessagingOptions {
@@ -38,9 +40,10 @@ export interface MessagingOptions {
 
 export const defaultRelaySettings: RelaySettings = {
   batchSize: 500,
-  sweepIntervalMs: 1000,
-  retentionMs: 60 * 60 * 1000,
-  purgeIntervalMs: 60 * 1000,
+  sweepIntervalMs: 5000,
+  // Kafka's default log retention (log.retention.hours=168).
+  processedEventRetentionMs: 7 * 24 * 60 * 60 * 1000,
+  purgeIntervalMs: 60 * 60 * 1000,
   backoff: { initialMs: 200, maxMs: 5000 },
   flushTimeoutMs: 5000,
 };
@@ -48,6 +51,7 @@ export const defaultRelaySettings: RelaySettings = {
 export const defaultConsumerSettings: ConsumerSettings = {
   maxAttempts: 5,
   backoff: { initialMs: 50, maxMs: 1000 },
+  maxBatchSize: 500,
 };
 
 export const MESSAGING_OPTIONS = Symbol('MESSAGING_OPTIONS');

@@ -10,6 +10,7 @@ import { backoffDelay, provisionTopics, runConsumer, type RunningConsumer } from
 import type { Admin } from 'kafkajs';
 import { EventDispatcher } from './event.dispatcher';
 import { MessagingKafka } from './messaging-kafka';
+import { consumerObserver } from './messaging.metrics';
 import { MESSAGING_OPTIONS, defaultConsumerSettings, type MessagingOptions } from './messaging.options';
 import { OutboxRelay } from './outbox.relay';
 
@@ -115,7 +116,10 @@ export class MessagingService implements OnApplicationBootstrap, BeforeApplicati
     await admin.connect();
     try {
       const topics = [...allTopics(), deadLetterTopic(this.options.producer)];
-      await provisionTopics(admin, topics.map((topic) => this.kafka.name(topic)));
+      await provisionTopics(
+        admin,
+        topics.map((topic) => this.kafka.name(topic)),
+      );
     } finally {
       await admin.disconnect();
     }
@@ -130,9 +134,11 @@ export class MessagingService implements OnApplicationBootstrap, BeforeApplicati
         deadLetterTopic: this.deadLetterTopic,
         maxAttempts: settings.maxAttempts,
         backoff: settings.backoff,
-        handle: (message) => this.dispatcher.dispatch(message),
+        maxBatchSize: settings.maxBatchSize,
+        handle: (message) => this.dispatcher.dispatchBatch([message]),
         handleBatch: (messages) => this.dispatcher.dispatchBatch(messages),
         logger: this.logger,
+        observer: consumerObserver,
       });
       if (this.stopped) {
         await consumer.stop();

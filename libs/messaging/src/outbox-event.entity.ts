@@ -2,8 +2,10 @@ import { BigIntType, Entity, PrimaryKey, Property } from '@mikro-orm/core';
 import type { EventEnvelope } from '@petstore/contracts';
 
 /**
- * An event waiting to be published, written in the same transaction as the change it
- * reports. `seq` orders publication; the relay marks a row published once Kafka has it.
+ * An event written in the same transaction as the change it reports and not yet on Kafka:
+ * the relay deletes the row once the broker has it. `seq` orders publication; `publishSeq`
+ * is the number the relay gave it before its first attempt, which every copy it publishes
+ * carries, so that consumers can tell a re-sent copy from a new event.
  */
 @Entity({ tableName: 'outbox_event' })
 export class OutboxEvent {
@@ -11,38 +13,37 @@ export class OutboxEvent {
   seq!: number;
 
   @Property({ type: 'uuid', fieldName: 'event_id', unique: true })
-  eventId: string;
+  eventId!: string;
 
   /** Un-namespaced: the relay prefixes the namespace of the running process. */
   @Property({ type: 'text' })
-  topic: string;
+  topic!: string;
 
   @Property({ type: 'text' })
-  key: string;
+  key!: string;
 
   @Property({ type: 'text' })
-  type: string;
+  type!: string;
 
   @Property({ type: 'json' })
-  envelope: EventEnvelope;
+  envelope!: EventEnvelope;
 
   @Property({ type: 'datetime', fieldName: 'created_at' })
   createdAt: Date = new Date();
 
-  @Property({ type: 'datetime', fieldName: 'published_at', nullable: true })
-  publishedAt: Date | null = null;
+  @Property({ type: new BigIntType('number'), fieldName: 'publish_seq', nullable: true })
+  publishSeq: number | null = null;
+
+  /** W3C trace context of the code that wrote the event: the publish and everything after it join that trace. */
+  @Property({ type: 'text', nullable: true })
+  traceparent: string | null = null;
+
+  @Property({ type: 'text', nullable: true })
+  tracestate: string | null = null;
 
   @Property({ type: 'integer' })
   attempts = 0;
 
   @Property({ type: 'text', fieldName: 'last_error', nullable: true })
   lastError: string | null = null;
-
-  constructor(topic: string, envelope: EventEnvelope) {
-    this.eventId = envelope.eventId;
-    this.topic = topic;
-    this.key = envelope.key;
-    this.type = envelope.type;
-    this.envelope = envelope;
-  }
 }

@@ -5,14 +5,16 @@ import { EventHandler, type EventHandlerOf } from '@petstore/messaging';
 import { CATALOG_PRODUCER } from '../config';
 import { PetsService } from './pets.service';
 
-/** Inventory recomputed the pet's status from its stock and orders: the catalog's pet follows. */
+/** Inventory recomputed the pets' statuses from their stock and orders: the catalog's pets follow. */
 @EventHandler(PetStatusRecomputed)
 @Injectable()
 export class PetStatusRecomputedHandler implements EventHandlerOf<typeof PetStatusRecomputed> {
   constructor(private readonly pets: PetsService) {}
 
-  async handle(event: EnvelopeOf<typeof PetStatusRecomputed>, em: EntityManager): Promise<void> {
-    const { petId, status } = event.payload;
-    await this.pets.applyStatus(em, petId, status, causedBy(event, CATALOG_PRODUCER));
+  async handleBatch(events: EnvelopeOf<typeof PetStatusRecomputed>[], em: EntityManager): Promise<void> {
+    await this.pets.applyStatuses(
+      em,
+      events.map((event) => ({ ...event.payload, meta: causedBy(event, CATALOG_PRODUCER) })),
+    );
   }
 }

@@ -114,17 +114,36 @@ export class PetsService {
    * publishes the change, so that every replica of the pet hears of it. Nothing happens
    * when the pet is gone or already has that status.
    */
-  async applyStatus(em: EntityManager, petId: number, status: PetStatus, meta: EventMeta): Promise<void> {
-    if (!isIssuableId(petId)) return;
-    // Usually the status is already the one published: a bare locked read settles that.
-    const [current] = await em.execute<{ status: PetStatus }[]>('select status from pet where id = ? for update', [petId]);
-    if (!current || current.status === status) return;
-    const pet = await em.findOne(Pet, petId, { lockMode: LockMode.PESSIMISTIC_WRITE });
-    if (!pet || pet.status === status) return;
-    const previousStatus = pet.status;
-    pet.status = status;
-    await em.flush();
-    this.events.updated(em, toPetView(pet), previousStatus, meta);
+  /**
+   * Statuses inventory recomputed, as a set: the latest per pet is applied in one statement
+   * that locks and changes only the pets whose status differs, and each change is published
+   * as PetUpdated caused by that recompute.
+   */
+  async applyStatuses(
+    em: EntityManager,
+    statuses: { petId: number; status: PetStatus; meta: EventMeta }[],
+  ): Promise<void> {
+    const latest = new Map(statuses.filter(({ petId }) => isIssuableId(petId)).map((one) => [one.petId, one]));
+    if (latest.size === 0) return;
+    const wanted = [...latest.values()];
+    const metaOf = new Map(wanted.map(({ petId, meta }) => [petId, meta]));
+    const changed = await em.execute<(PetRow & { previous_status: PetStatus })[]>(
+      `with wanted as (
+         select * from unnest(array[?]::bigint[], array[?]::text[]) as w(id, status)
+       ), before as (
+         select p.id, p.status from pet p join wanted w on w.id = p.id
+          where p.status <> w.status order by p.id for update of p
+       )
+       update pet p set status = w.status, updated_at = now()
+         from wanted w, before b
+        where p.id = w.id and b.id = p.id
+       returning p.id, p.name, p.category_id, p.status, b.status as previous_status`,
+      [wanted.map((one) => one.petId), wanted.map((one) => one.status)],
+    );
+    for (const row of changed) {
+      const pet = petRowView(row);
+      this.events.updated(em, pet, row.previous_status, metaOf.get(pet.id) as EventMeta);
+    }
   }
 
   private async update(id: string, requestId: string, categoryId: number | undefined, changes: Partial<NewPet>) {

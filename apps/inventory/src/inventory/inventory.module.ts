@@ -1,26 +1,15 @@
 import { Module } from '@nestjs/common';
 import { InventoryController } from './inventory.controller';
-import { InventoryEntries } from './inventory-entries';
 import { InventoryService } from './inventory.service';
-import { OrderCancelledHandler } from './order-cancelled.handler';
-import { OrderDeliveredHandler } from './order-delivered.handler';
-import { OrderPlacedHandler } from './order-placed.handler';
-import { PetCreatedHandler } from './pet-created.handler';
-import { PetDeletedHandler } from './pet-deleted.handler';
-import { PetUpdatedHandler } from './pet-updated.handler';
-import { ReservationsService } from './reservations.service';
+import { OrderEventsHandler } from './order-events.handler';
+import { ParkedOrders } from './parked-orders';
+import { PetEventsHandler } from './pet-events.handler';
+import { StockBatches } from './stock-batch';
 
-export const inventoryHandlers = [
-  PetCreatedHandler,
-  PetUpdatedHandler,
-  PetDeletedHandler,
-  OrderPlacedHandler,
-  OrderCancelledHandler,
-  OrderDeliveredHandler,
-];
+export const inventoryHandlers = [PetEventsHandler, OrderEventsHandler];
 
 @Module({
   controllers: [InventoryController],
-  providers: [InventoryService, InventoryEntries, ReservationsService, ...inventoryHandlers],
+  providers: [InventoryService, StockBatches, ParkedOrders, ...inventoryHandlers],
 })
 export class InventoryModule {}

@@ -1,33 +1,27 @@
-import { LockMode } from '@mikro-orm/core';
 import { EntityManager, type FilterQuery } from '@mikro-orm/postgresql';
 import { Injectable } from '@nestjs/common';
-import type {
-  InventoryItem,
-  InventoryItemQuery,
-  ListInventoryQuery,
-  Page,
-  Pet,
-  SetStockCommand,
-} from '@petstore/contracts';
+import { CatalogClient } from '@petstore/catalog-client';
+import type { InventoryItem, InventoryItemQuery, ListInventoryQuery, Page, SetStockCommand } from '@petstore/contracts';
 import { DomainError, pageCursor, pageLimit, pageOf, parsePathId } from '@petstore/service-kit';
 import { INVENTORY_PRODUCER } from '../config';
-import { InventoryEntries, toInventoryItem } from './inventory-entries';
+import { createEntries } from './entries';
 import { InventoryEntry } from './inventory-entry.entity';
-import { MAX_STOCK, mirrorsCatalogStatus } from './stock-rules';
+import { ParkedOrders } from './parked-orders';
+import { StockBatches, toInventoryItem } from './stock-batch';
+import { MAX_STOCK } from './stock-rules';
 
 function itemNotFound(petId: string | number): DomainError {
   return new DomainError(404, 'INVENTORY_ITEM_NOT_FOUND', `Pet ${petId} has no inventory entry`);
 }
 
-/**
- * RPC methods expect a request context (the controller creates one per message); the
- * methods that react to the catalog's events run in the consumer's transaction (`em`).
- */
+/** The RPC side; each method runs in the request context the controller creates. */
 @Injectable()
 export class InventoryService {
   constructor(
     private readonly em: EntityManager,
-    private readonly entries: InventoryEntries,
+    private readonly catalog: CatalogClient,
+    private readonly stock: StockBatches,
+    private readonly parked: ParkedOrders,
   ) {}
 
   async list(query: ListInventoryQuery): Promise<Page<InventoryItem>> {
@@ -41,17 +35,9 @@ export class InventoryService {
   /** A pet created a moment ago has an entry at once, even before its PetCreated arrives. */
   async get({ petId: id, requestId }: InventoryItemQuery): Promise<InventoryItem> {
     const petId = parsePathId(id);
-    if (petId === undefined) throw itemNotFound(id);
-    const entry = await this.em.findOne(InventoryEntry, petId);
-    if (entry) {
-      if (entry.deleted) throw itemNotFound(id);
-      return toInventoryItem(entry);
-    }
-    return this.em.transactional(async (em) => {
-      const created = await this.entries.lock(em, petId, { requestId });
-      if (!created || created.deleted) throw itemNotFound(id);
-      return toInventoryItem(created);
-    });
+    const entry = petId === undefined ? undefined : await this.existingEntry(petId, requestId);
+    if (!entry) throw itemNotFound(id);
+    return toInventoryItem(entry);
   }
 
   async setStock({ petId: id, quantity, requestId }: SetStockCommand): Promise<InventoryItem> {
@@ -61,35 +47,34 @@ export class InventoryService {
       ]);
     }
     const petId = parsePathId(id);
-    if (petId === undefined) throw itemNotFound(id);
+    if (petId === undefined || !(await this.existingEntry(petId, requestId))) throw itemNotFound(id);
     return this.em.transactional(async (em) => {
-      const entry = await this.entries.lock(em, petId, { requestId });
+      const batch = this.stock.of(em);
+      await batch.load([petId]);
+      const meta = { producer: INVENTORY_PRODUCER, correlationId: requestId };
+      // Orders that waited for this pet's entry came first.
+      await batch.decideParked([petId], () => meta);
+      const entry = batch.entry(petId);
       if (!entry || entry.deleted) throw itemNotFound(id);
-      entry.quantity = quantity;
-      await this.entries.recompute(em, entry, { producer: INVENTORY_PRODUCER, correlationId: requestId });
+      batch.setQuantity(petId, quantity, meta);
+      await batch.flush();
       return toInventoryItem(entry);
     });
   }
 
-  /** PetCreated. */
-  async petCreated(em: EntityManager, pet: Pet): Promise<void> {
-    await this.entries.create(em, pet.id, pet.status);
-  }
-
-  /** PetUpdated: a status set through the catalog holds until the next change of stock or open orders. */
-  async petUpdated(em: EntityManager, pet: Pet, causationId: string | null): Promise<void> {
-    await this.entries.create(em, pet.id, pet.status);
-    const entry = await em.findOne(InventoryEntry, pet.id, { lockMode: LockMode.PESSIMISTIC_WRITE, refresh: true });
-    if (!entry || entry.deleted) return;
-    if (mirrorsCatalogStatus(causationId, entry.lastRecomputeEventId)) entry.status = pet.status;
-  }
-
-  /** PetDeleted: the entry goes (as a tombstone). Orders cancels the pet's open orders, which gives their units back. */
-  async petDeleted(em: EntityManager, petId: number): Promise<void> {
-    await em.execute(
-      `insert into inventory_entry (pet_id, quantity, status, deleted) values (?, 0, 'sold', true)
-       on conflict (pet_id) do update set deleted = true, updated_at = now()`,
-      [petId],
-    );
+  /**
+   * The pet's entry (not a tombstone); one the catalog knows and no event has announced yet is
+   * created from the catalog's answer, asked with nothing held.
+   */
+  private async existingEntry(petId: number, requestId: string): Promise<InventoryEntry | undefined> {
+    let entry = await this.em.findOne(InventoryEntry, petId);
+    if (!entry) {
+      const pet = await this.catalog.findPet(petId, requestId);
+      if (!pet) return undefined;
+      await createEntries(this.em, [pet]);
+      this.parked.resolveSoon(); // orders for it may have come before it
+      entry = await this.em.findOne(InventoryEntry, petId);
+    }
+    return entry && !entry.deleted ? entry : undefined;
   }
 }

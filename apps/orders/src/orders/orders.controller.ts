@@ -3,6 +3,8 @@ import { Controller } from '@nestjs/common';
 import { MessagePattern, Payload } from '@nestjs/microservices';
 import {
   OrdersPatterns,
+  type AwaitOrderQuery,
+  type AwaitOrderResult,
   type ById,
   type CancelOrderCommand,
   type FulfilOrderCommand,
@@ -38,6 +40,12 @@ export class OrdersController {
   @CreateRequestContext()
   get(@Payload() query: ById): Promise<Order> {
     return this.orders.get(query);
+  }
+
+  @MessagePattern(OrdersPatterns.awaitOrder)
+  @CreateRequestContext()
+  await(@Payload() query: AwaitOrderQuery): Promise<AwaitOrderResult> {
+    return this.orders.await(query);
   }
 
   @MessagePattern(OrdersPatterns.fulfilOrder)

@@ -3,15 +3,15 @@ import { PetsModule } from '../pets/pets.module';
 import { IdempotencyKeys } from './idempotency-keys';
 import { OrdersController } from './orders.controller';
 import { OrdersService } from './orders.service';
+import { DecisionWaits } from './decision-waits';
 import { PetDeletedHandler } from './pet-deleted.handler';
-import { StockReservationRejectedHandler } from './stock-reservation-rejected.handler';
-import { StockReservedHandler } from './stock-reserved.handler';
+import { StockDecisionHandler } from './stock-decision.handler';
 
-export const orderHandlers = [StockReservedHandler, StockReservationRejectedHandler, PetDeletedHandler];
+export const orderHandlers = [StockDecisionHandler, PetDeletedHandler];
 
 @Module({
   imports: [PetsModule],
   controllers: [OrdersController],
-  providers: [OrdersService, IdempotencyKeys, ...orderHandlers],
+  providers: [OrdersService, IdempotencyKeys, DecisionWaits, ...orderHandlers],
 })
 export class OrdersModule {}

@@ -5,28 +5,48 @@ import {
   OrderCancelled,
   OrderDelivered,
   OrderPlaced,
-  type CancelOrderCommand,
+  type AwaitOrderQuery,
+  type AwaitOrderResult,
   type ById,
+  type CancelOrderCommand,
   type EventMeta,
   type FulfilOrderCommand,
+  type IdempotencyKey,
   type ListOrdersQuery,
   type NewOrder,
   type Order as OrderView,
+  type OrderStatus,
   type Page,
   type PlaceOrderCommand,
   type PlaceOrderResult,
   type RejectionReason,
 } from '@petstore/contracts';
-import { OutboxWriter } from '@petstore/messaging';
+import { OutboxWriter, TransactionHooks, outboxInsert, outboxRow } from '@petstore/messaging';
 import { DomainError, pageCursor, pageLimit, pageOf, parsePathId } from '@petstore/service-kit';
 import { ORDERS_PRODUCER } from '../config';
-import { KnownPetsService } from '../pets/known-pets.service';
+import { KnownPetsService, unknownPet } from '../pets/known-pets.service';
+import { DecisionWaits } from './decision-waits';
 import { IdempotencyKeys, isKeyLockTimeout, keyInUse } from './idempotency-keys';
 import { Order } from './order.entity';
-import { nextStatus, OPEN_ORDER_STATUSES, type OrderAction } from './order-transitions';
+import { nextStatus, type OrderAction } from './order-transitions';
 import { toOrderView } from './order.view';
+import { orderDecisionSeconds, ordersCancelled, ordersDecided, ordersPlaced } from './orders.metrics';
 
 const MAX_QUANTITY = 1000;
+
+/** OrderPlaced is built before the database gives the order its id: this stands in for it (see insertForKnownPet). */
+const ORDER_ID_STAND_IN = 1;
+
+type NewOrderFields = Pick<Order, 'petId' | 'quantity' | 'shipDate'>;
+
+/** An inventory decision: approved without a reason, rejected with one. */
+export interface Decision {
+  orderId: number;
+  reason: RejectionReason | null;
+}
+
+/** The pet was not in the replica: thrown out of a transaction to roll it back before the catalog is asked. */
+class PetNotKnown extends Error {}
 
 function requestMeta(requestId: string): EventMeta {
   return { producer: ORDERS_PRODUCER, correlationId: requestId };
@@ -47,33 +67,70 @@ export class OrdersService {
   constructor(
     private readonly em: EntityManager,
     private readonly outbox: OutboxWriter,
+    private readonly hooks: TransactionHooks,
     private readonly pets: KnownPetsService,
     private readonly keys: IdempotencyKeys,
+    private readonly waits: DecisionWaits,
   ) {}
 
-  async place({ order: input, idempotency, requestId }: PlaceOrderCommand): Promise<PlaceOrderResult> {
+  async place({ order: input, idempotency, requestId, waitSeconds }: PlaceOrderCommand): Promise<PlaceOrderResult> {
     const fields = newOrderFields(input);
+    let placed = await this.placeIfKnown(fields, requestId, idempotency);
+    if (placed === 'pet not known') {
+      // A pet no event has announced yet: asked of the catalog outside any transaction, then placed.
+      await this.pets.assertKnown(fields.petId, requestId);
+      placed = await this.placeIfKnown(fields, requestId, idempotency);
+      if (placed === 'pet not known') throw unknownPet(fields.petId);
+    }
+    if (placed.replayed) return placed;
+    ordersPlaced.inc();
+    if (!waitSeconds) return placed;
+    const orderId = placed.order.id;
+    const waited = await this.waits.until(
+      orderId,
+      waitSeconds,
+      () => this.get({ id: String(orderId), requestId }),
+      placed.order,
+    );
+    return { ...waited, replayed: false };
+  }
+
+  /** `Prefer: wait` on reading an order. */
+  async await({ id, requestId, waitSeconds }: AwaitOrderQuery): Promise<AwaitOrderResult> {
+    const orderId = parsePathId(id);
+    if (orderId === undefined || !Number.isSafeInteger(orderId)) throw orderNotFound(id);
+    return this.waits.until(orderId, waitSeconds, () => this.get({ id, requestId }));
+  }
+
+  /**
+   * The order for a pet known to exist (and not deleted), or 'pet not known'. Without a key it
+   * is one statement; with one, the key's transaction around it.
+   */
+  private async placeIfKnown(
+    fields: NewOrderFields,
+    requestId: string,
+    idempotency: IdempotencyKey | undefined,
+  ): Promise<{ order: OrderView; replayed: boolean } | 'pet not known'> {
+    if (!idempotency) {
+      const order = await this.insertForKnownPet(this.em, fields, requestId);
+      if (!order) return 'pet not known';
+      this.outbox.committed();
+      return { order, replayed: false };
+    }
     try {
-      return await this.em.transactional(async (em) => {
-        if (idempotency) {
+      return await this.em
+        .transactional(async (em) => {
           const claim = await this.keys.claim(em, idempotency);
           if (claim.kind === 'replay') return { order: claim.order, replayed: true };
-        }
-        let view = await this.insertForKnownPet(em, fields);
-        if (!view) {
-          await this.pets.assertOrderable(em, fields.petId, requestId);
-          const order = em.create(Order, fields);
-          await em.flush();
-          view = toOrderView(order);
-        }
-        this.outbox.add(
-          em,
-          OrderPlaced.create({ orderId: view.id, petId: view.petId, quantity: view.quantity }, requestMeta(requestId)),
-        );
-        if (idempotency) await this.keys.remember(em, idempotency, view);
-        return { order: view, replayed: false };
-      });
+          const order = await this.insertForKnownPet(em, fields, requestId);
+          // Rolls back the key too: the catalog is asked with nothing held, and the key claimed again.
+          if (!order) throw new PetNotKnown();
+          await this.keys.remember(em, idempotency, order);
+          return { order, replayed: false };
+        })
+        .finally(() => this.outbox.committed());
     } catch (error) {
+      if (error instanceof PetNotKnown) return 'pet not known';
       if (isKeyLockTimeout(error)) throw keyInUse();
       throw error;
     }
@@ -101,12 +158,19 @@ export class OrdersService {
     return this.em.transactional(async (em) => {
       const order = await this.lock(em, id);
       if (!transition(order, 'deliver')) {
-        throw new DomainError(409, 'ORDER_NOT_APPROVED', `Order ${order.id} is ${order.status}: only an approved order can be fulfilled`);
+        throw new DomainError(
+          409,
+          'ORDER_NOT_APPROVED',
+          `Order ${order.id} is ${order.status}: only an approved order can be fulfilled`,
+        );
       }
       if (shipDate !== undefined) order.shipDate = parseShipDate(shipDate);
       this.outbox.add(
         em,
-        OrderDelivered.create({ orderId: order.id, petId: order.petId, quantity: order.quantity }, requestMeta(requestId)),
+        OrderDelivered.create(
+          { orderId: order.id, petId: order.petId, quantity: order.quantity },
+          requestMeta(requestId),
+        ),
       );
       return toOrderView(order);
     });
@@ -115,32 +179,82 @@ export class OrdersService {
   async cancel({ id, requestId }: CancelOrderCommand): Promise<OrderView> {
     return this.em.transactional(async (em) => {
       const order = await this.lock(em, id);
+      const previousStatus = order.status;
       if (!this.cancelOrder(em, order, requestMeta(requestId))) {
-        throw new DomainError(409, 'ORDER_NOT_CANCELLABLE', `Order ${order.id} is ${order.status}: only a placed or approved order can be cancelled`);
+        throw new DomainError(
+          409,
+          'ORDER_NOT_CANCELLABLE',
+          `Order ${order.id} is ${order.status}: only a placed or approved order can be cancelled`,
+        );
       }
+      if (previousStatus === 'placed') await this.waits.announce(em, [order.id]);
+      this.hooks.after(em, () => ordersCancelled.inc());
       return toOrderView(order);
     });
   }
 
-  /** StockReserved. A decision about an order cancelled meanwhile changes nothing: the cancellation gives the stock back. */
-  async approve(em: EntityManager, orderId: number): Promise<void> {
-    await this.decide(em, orderId, 'approve', null);
-  }
-
-  /** StockReservationRejected. */
-  async reject(em: EntityManager, orderId: number, reason: RejectionReason): Promise<void> {
-    await this.decide(em, orderId, 'reject', reason);
-  }
-
-  /** PetDeleted: the pet's open orders are cancelled, and inventory hears of each. Its past orders stay as they are. */
-  async cancelOpenOrdersOf(em: EntityManager, petId: number, meta: EventMeta): Promise<number> {
-    const open = await em.find(
-      Order,
-      { petId, status: { $in: [...OPEN_ORDER_STATUSES] } },
-      { orderBy: { id: 'asc' }, lockMode: LockMode.PESSIMISTIC_WRITE, refresh: true },
+  /**
+   * The inventory's decisions, in one statement: the condition on the status plays the part
+   * of the row lock and the transition check, so a concurrent cancel either went first
+   * (nothing changes here: the cancellation gives the stock back) or waits for this one.
+   */
+  async decide(em: EntityManager, decisions: Decision[]): Promise<void> {
+    if (decisions.length === 0) return;
+    const decided = await em.execute<{ id: string; status: OrderStatus; seconds: number }[]>(
+      `update store_order o set status = d.status, rejection_reason = d.reason, updated_at = now()
+         from unnest(array[?]::bigint[], array[?]::text[], array[?]::text[]) as d(id, status, reason)
+        where o.id = d.id and o.status = 'placed'
+       returning o.id, o.status, extract(epoch from now() - o.created_at)::float8 as seconds`,
+      [
+        decisions.map((decision) => decision.orderId),
+        decisions.map((decision) => (decision.reason ? 'rejected' : 'approved')),
+        decisions.map((decision) => decision.reason),
+      ],
     );
-    for (const order of open) this.cancelOrder(em, order, meta);
-    return open.length;
+    if (decided.length < decisions.length) {
+      this.logger.debug(`${decisions.length - decided.length} decision(s) for orders no longer placed ignored`);
+    }
+    await this.waits.announce(
+      em,
+      decided.map((row) => Number(row.id)),
+    );
+    this.hooks.after(em, () => {
+      for (const row of decided) {
+        ordersDecided.inc({ status: row.status });
+        orderDecisionSeconds.observe(row.seconds);
+      }
+    });
+  }
+
+  /** PetDeleted: the pets' open orders are cancelled, and inventory hears of each. Their past orders stay as they are. */
+  async cancelOpenOrdersOf(em: EntityManager, causes: { petId: number; meta: EventMeta }[]): Promise<void> {
+    const metaOf = new Map(causes.map(({ petId, meta }) => [petId, meta]));
+    const cancelled = await em.execute<
+      { id: string; pet_id: string; quantity: number; previous_status: 'placed' | 'approved' }[]
+    >(
+      `update store_order o set status = 'cancelled', updated_at = now()
+         from (select id, status from store_order
+                where pet_id = any(array[?]::bigint[]) and status in ('placed', 'approved')
+                order by id for update) before
+        where o.id = before.id
+       returning o.id, o.pet_id, o.quantity, before.status as previous_status`,
+      [[...metaOf.keys()]],
+    );
+    for (const row of cancelled.sort((a, b) => Number(a.id) - Number(b.id))) {
+      const petId = Number(row.pet_id);
+      this.outbox.add(
+        em,
+        OrderCancelled.create(
+          { orderId: Number(row.id), petId, quantity: row.quantity, previousStatus: row.previous_status },
+          metaOf.get(petId) as EventMeta,
+        ),
+      );
+    }
+    await this.waits.announce(
+      em,
+      cancelled.filter((row) => row.previous_status === 'placed').map((row) => Number(row.id)),
+    );
+    this.hooks.after(em, () => ordersCancelled.inc(cancelled.length));
   }
 
   private cancelOrder(em: EntityManager, order: Order, meta: EventMeta): boolean {
@@ -155,24 +269,34 @@ export class OrdersService {
   }
 
   /**
-   * The common case in one statement: the pet is known and not deleted. The share lock on its
-   * replica row makes a concurrent PetDeleted wait for this order, so the deletion cancels it
-   * too. Nothing is inserted for a pet not known (yet) or deleted: the caller asks the long way.
+   * The order and its OrderPlaced in one statement, for a pet known and not deleted. The share
+   * lock on the pet's replica row makes a concurrent PetDeleted wait for this order, so the
+   * deletion cancels it too. The order's id is the database's: the event is built and checked
+   * with a stand-in and the statement puts the id in.
    */
   private async insertForKnownPet(
     em: EntityManager,
-    { petId, quantity, shipDate }: Pick<Order, 'petId' | 'quantity' | 'shipDate'>,
+    { petId, quantity, shipDate }: NewOrderFields,
+    requestId: string,
   ): Promise<OrderView | undefined> {
     if (!Number.isSafeInteger(petId)) return undefined;
+    const event = OrderPlaced.create({ orderId: ORDER_ID_STAND_IN, petId, quantity }, requestMeta(requestId));
+    const outbox = outboxInsert(
+      [outboxRow(event)],
+      `jsonb_set(?::jsonb, '{payload,orderId}', to_jsonb(placed.id))`,
+      'placed',
+    );
     const [row] = await em.execute<{ id: string }[]>(
-      `insert into store_order (pet_id, quantity, ship_date)
-       select ?::bigint, ?::integer, ?::timestamptz from known_pet where pet_id = ? and not deleted for share
-       returning id`,
-      [petId, quantity, shipDate, petId],
+      `with placed as (
+         insert into store_order (pet_id, quantity, ship_date)
+         select ?::bigint, ?::integer, ?::timestamptz from known_pet where pet_id = ? and not deleted for share
+         returning id
+       ), outbox as (${outbox.sql})
+       select id from placed`,
+      [petId, quantity, shipDate, petId, ...outbox.params],
     );
     if (!row) return undefined;
-    const order = Object.assign(new Order(), { id: Number(row.id), petId, quantity, shipDate });
-    return toOrderView(order);
+    return toOrderView(Object.assign(new Order(), { id: Number(row.id), petId, quantity, shipDate }));
   }
 
   /** The row lock orders concurrent changes of one order: a client's cancel and the inventory's decision. */
@@ -185,25 +309,6 @@ export class OrdersService {
     if (!order) throw orderNotFound(id);
     return order;
   }
-
-  /**
-   * The inventory's decision in one statement: the condition on the status plays the part of
-   * the row lock and the transition check, so a concurrent cancel either went first (nothing
-   * changes here) or waits for this one.
-   */
-  private async decide(
-    em: EntityManager,
-    orderId: number,
-    action: 'approve' | 'reject',
-    reason: RejectionReason | null,
-  ): Promise<void> {
-    const rows = await em.execute<{ id: string }[]>(
-      `update store_order set status = ?, rejection_reason = ?, updated_at = now()
-       where id = ? and status = 'placed' returning id`,
-      [nextStatus('placed', action), reason, orderId],
-    );
-    if (rows.length === 0) this.logger.debug(`Order ${orderId} is not (or no longer) placed: ${action} ignored`);
-  }
 }
 
 function transition(order: Order, action: OrderAction): boolean {
@@ -214,7 +319,7 @@ function transition(order: Order, action: OrderAction): boolean {
 }
 
 /** The gateway validates the body against the contract; this keeps the table's rules even for another caller. */
-function newOrderFields(order: NewOrder): Pick<Order, 'petId' | 'quantity' | 'shipDate'> {
+function newOrderFields(order: NewOrder): NewOrderFields {
   const { petId, quantity, shipDate } = order ?? ({} as NewOrder);
   const details = [];
   if (typeof petId !== 'number' || !Number.isInteger(petId) || petId < 1) {

@@ -18,9 +18,14 @@ export class PetDeletedHandler implements EventHandlerOf<typeof PetDeleted> {
     private readonly orders: OrdersService,
   ) {}
 
-  async handle(event: EnvelopeOf<typeof PetDeleted>, em: EntityManager): Promise<void> {
-    const { petId } = event.payload;
-    await this.pets.forget(em, petId);
-    await this.orders.cancelOpenOrdersOf(em, petId, causedBy(event, ORDERS_PRODUCER));
+  async handleBatch(events: EnvelopeOf<typeof PetDeleted>[], em: EntityManager): Promise<void> {
+    await this.pets.forget(
+      em,
+      events.map((event) => event.payload.petId),
+    );
+    await this.orders.cancelOpenOrdersOf(
+      em,
+      events.map((event) => ({ petId: event.payload.petId, meta: causedBy(event, ORDERS_PRODUCER) })),
+    );
   }
 }

@@ -1,4 +1,4 @@
-import type { EntityManager } from '@mikro-orm/postgresql';
+import { EntityManager } from '@mikro-orm/postgresql';
 import { Injectable } from '@nestjs/common';
 import { CatalogClient } from '@petstore/catalog-client';
 import { DomainError } from '@petstore/service-kit';
@@ -14,41 +14,43 @@ export function unknownPet(petId: number): DomainError {
  */
 @Injectable()
 export class KnownPetsService {
-  constructor(private readonly catalog: CatalogClient) {}
+  constructor(
+    private readonly em: EntityManager,
+    private readonly catalog: CatalogClient,
+  ) {}
 
   /**
-   * Refuses an order for a pet that does not exist, asking the catalog about one no event
-   * has announced yet. The share lock on the replica row makes a concurrent PetDeleted wait
-   * for this order, so the deletion then cancels it too.
+   * Refuses a pet that does not exist; one no event has announced yet is looked up in the
+   * catalog and remembered. Runs outside any transaction: nothing is held while the catalog
+   * is asked.
    */
-  async assertOrderable(em: EntityManager, petId: number, requestId: string): Promise<void> {
+  async assertKnown(petId: number, requestId: string): Promise<void> {
     if (!Number.isSafeInteger(petId) || petId < 1) throw unknownPet(petId);
-    let state = await this.lockState(em, petId);
-    if (state === undefined) {
-      if (!(await this.catalog.findPet(petId, requestId))) throw unknownPet(petId);
-      await this.remember(em, petId);
-      state = await this.lockState(em, petId);
-    }
-    if (state !== 'exists') throw unknownPet(petId);
+    const [row] = await this.em.execute<{ deleted: boolean }[]>('select deleted from known_pet where pet_id = ?', [
+      petId,
+    ]);
+    if (row?.deleted) throw unknownPet(petId);
+    if (row) return;
+    if (!(await this.catalog.findPet(petId, requestId))) throw unknownPet(petId);
+    await this.remember(this.em, [petId]);
   }
 
-  /** PetCreated, PetUpdated, or the catalog's answer: the pet exists (unless already known as deleted). */
-  async remember(em: EntityManager, petId: number): Promise<void> {
-    await em.execute('insert into known_pet (pet_id, deleted) values (?, false) on conflict (pet_id) do nothing', [petId]);
-  }
-
-  async forget(em: EntityManager, petId: number): Promise<void> {
+  /** PetCreated, PetUpdated, or the catalog's answer: the pets exist (unless already known as deleted). */
+  async remember(em: EntityManager, petIds: number[]): Promise<void> {
+    if (petIds.length === 0) return;
     await em.execute(
-      'insert into known_pet (pet_id, deleted) values (?, true) on conflict (pet_id) do update set deleted = true',
-      [petId],
+      'insert into known_pet (pet_id, deleted) select p, false from unnest(array[?]::bigint[]) p on conflict (pet_id) do nothing',
+      [petIds],
     );
   }
 
-  private async lockState(em: EntityManager, petId: number): Promise<'exists' | 'deleted' | undefined> {
-    const rows = await em.execute<{ deleted: boolean }[]>('select deleted from known_pet where pet_id = ? for share', [
-      petId,
-    ]);
-    if (rows.length === 0) return undefined;
-    return rows[0].deleted ? 'deleted' : 'exists';
+  /** PetDeleted. Waits for orders being placed for these pets right now (they hold a share lock on the row). */
+  async forget(em: EntityManager, petIds: number[]): Promise<void> {
+    if (petIds.length === 0) return;
+    await em.execute(
+      `insert into known_pet (pet_id, deleted) select p, true from unnest(array[?]::bigint[]) p
+       on conflict (pet_id) do update set deleted = true`,
+      [petIds],
+    );
   }
 }

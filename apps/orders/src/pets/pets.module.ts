@@ -1,9 +1,8 @@
 import { Module } from '@nestjs/common';
 import { KnownPetsService } from './known-pets.service';
-import { PetCreatedHandler } from './pet-created.handler';
-import { PetUpdatedHandler } from './pet-updated.handler';
+import { PetKnownHandler } from './pet-known.handler';
 
-export const petHandlers = [PetCreatedHandler, PetUpdatedHandler];
+export const petHandlers = [PetKnownHandler];
 
 @Module({
   providers: [KnownPetsService, ...petHandlers],

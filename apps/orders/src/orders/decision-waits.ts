@@ -1,0 +1,160 @@
+import { Injectable, Logger, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
+import { MikroORM, type EntityManager } from '@mikro-orm/postgresql';
+import type { Order as OrderView, WaitOutcome } from '@petstore/contracts';
+import { backoffDelay, sleep } from '@petstore/kafka';
+import { Client } from 'pg';
+
+/** Every replica listens here; whichever one records a decision announces the order ids. */
+const DECIDED_CHANNEL = 'petstore_order_decided';
+/** NOTIFY payloads stay below PostgreSQL's 8000-byte limit. */
+const MAX_PAYLOAD = 7900;
+/**
+ * Held answers per replica. Each costs a timer and a closure (well under a kilobyte), so the
+ * bound keeps memory flat; past it an answer is given at once, without the preference applied.
+ */
+export const MAX_HELD_ANSWERS = 10_000;
+
+type Release = () => void;
+
+/**
+ * `Prefer: wait` (API.md §9): answers held until their order leaves `placed` or the wait
+ * elapses. A decision or cancellation, on whichever replica commits it, sends the order ids on
+ * a PostgreSQL channel; each replica listens on one connection of its own and releases what
+ * it holds for those ids. Nothing polls: a held answer costs a timer until then.
+ */
+@Injectable()
+export class DecisionWaits implements OnApplicationBootstrap, OnApplicationShutdown {
+  private readonly logger = new Logger(DecisionWaits.name);
+  private readonly held = new Map<number, Set<Release>>();
+  private count = 0;
+  private listener?: Client;
+  private listening?: Promise<void>;
+  private stopped = false;
+  private markListening!: () => void;
+  private readonly firstListen = new Promise<void>((resolve) => (this.markListening = resolve));
+
+  constructor(private readonly orm: MikroORM) {}
+
+  onApplicationBootstrap(): void {
+    this.listening = this.listen();
+  }
+
+  async onApplicationShutdown(): Promise<void> {
+    this.stopped = true;
+    for (const releases of this.held.values()) for (const release of releases) release();
+    await this.listener?.end().catch(() => undefined);
+    await this.listening;
+  }
+
+  /** Resolves once this replica hears decisions (for tests: a decision before that is only seen when the wait ends). */
+  whenListening(): Promise<void> {
+    return this.firstListen;
+  }
+
+  /** How many answers this replica holds now. */
+  get holding(): number {
+    return this.count;
+  }
+
+  /**
+   * The order once it has left `placed`, or as it is when `seconds` have passed. `read` gives
+   * the order as it is now; it is called after this replica is listening for the order, so a
+   * decision cannot slip between the read and the wait.
+   */
+  async until(
+    orderId: number,
+    seconds: number,
+    read: () => Promise<OrderView>,
+    known?: OrderView,
+  ): Promise<{ order: OrderView } & WaitOutcome> {
+    if (this.count >= MAX_HELD_ANSWERS || this.stopped) return { order: known ?? (await read()) };
+    let release!: Release;
+    const released = new Promise<void>((resolve) => (release = resolve));
+    const timer = setTimeout(release, seconds * 1000);
+    this.hold(orderId, release);
+    try {
+      const now = known ?? (await read());
+      if (now.status !== 'placed') return { order: now, waitApplied: seconds };
+      await released;
+      return { order: await read(), waitApplied: seconds };
+    } finally {
+      clearTimeout(timer);
+      this.unhold(orderId, release);
+    }
+  }
+
+  /**
+   * Tells every replica that these orders left `placed`. Call inside the transaction that
+   * changes them: PostgreSQL delivers the notification when it commits, and not at all if it
+   * rolls back.
+   */
+  async announce(em: EntityManager, orderIds: number[]): Promise<void> {
+    for (const payload of chunks(orderIds.map(String), MAX_PAYLOAD)) {
+      await em.execute('select pg_notify(?, ?)', [DECIDED_CHANNEL, payload]);
+    }
+  }
+
+  private hold(orderId: number, release: Release): void {
+    let releases = this.held.get(orderId);
+    if (!releases) this.held.set(orderId, (releases = new Set()));
+    releases.add(release);
+    this.count += 1;
+  }
+
+  private unhold(orderId: number, release: Release): void {
+    const releases = this.held.get(orderId);
+    if (!releases?.delete(release)) return;
+    this.count -= 1;
+    if (releases.size === 0) this.held.delete(orderId);
+  }
+
+  private released(payload: string | undefined): void {
+    for (const id of (payload ?? '').split(',')) {
+      const releases = this.held.get(Number(id));
+      if (releases) for (const release of releases) release();
+    }
+  }
+
+  /** One connection that listens, reconnecting after it breaks (held answers then end with their wait). */
+  private async listen(): Promise<void> {
+    for (let attempt = 1; !this.stopped; attempt++) {
+      const client = new Client({
+        connectionString: this.orm.config.getClientUrl(),
+        application_name: 'orders decision waits',
+      });
+      const ended = new Promise<void>((resolve) => {
+        client.once('end', resolve);
+        client.on('error', () => resolve());
+      });
+      client.on('notification', (message) => this.released(message.payload));
+      this.listener = client;
+      try {
+        await client.connect();
+        await client.query(`listen ${DECIDED_CHANNEL}`);
+        attempt = 0;
+        this.markListening();
+        await ended;
+      } catch (error) {
+        if (!this.stopped) this.logger.warn(`Listening for decisions: ${(error as Error).message}`);
+      } finally {
+        await client.end().catch(() => undefined);
+      }
+      if (!this.stopped) await sleep(backoffDelay(attempt, { initialMs: 200, maxMs: 5000 }));
+    }
+  }
+}
+
+/** Comma-joined ids in payloads of at most `max` characters. */
+function chunks(ids: string[], max: number): string[] {
+  const payloads: string[] = [];
+  let current = '';
+  for (const id of ids) {
+    if (current && current.length + 1 + id.length > max) {
+      payloads.push(current);
+      current = '';
+    }
+    current = current ? `${current},${id}` : id;
+  }
+  if (current) payloads.push(current);
+  return payloads;
+}

@@ -1,0 +1,140 @@
+import type { ConsumerObserver } from '@petstore/kafka';
+import { processMetric } from '@petstore/observability';
+import { Counter, Gauge, Histogram } from 'prom-client';
+
+const LATENCY_BUCKETS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
+
+export const relayPublishSeconds = processMetric(
+  'petstore_relay_publish_duration_seconds',
+  (name) =>
+    new Histogram({
+      name,
+      help: 'Time to publish one batch of outbox rows to Kafka (acknowledged by all in-sync replicas)',
+      buckets: LATENCY_BUCKETS,
+    }),
+);
+
+export const relayPublishedEvents = processMetric(
+  'petstore_relay_published_events_total',
+  (name) =>
+    new Counter({
+      name,
+      help: 'Outbox rows published to Kafka',
+    }),
+);
+
+export const relayPublishFailures = processMetric(
+  'petstore_relay_publish_failures_total',
+  (name) =>
+    new Counter({
+      name,
+      help: 'Batches of outbox rows that could not be published (kept and retried)',
+    }),
+);
+
+export const consumerLag = processMetric(
+  'petstore_consumer_lag',
+  (name) =>
+    new Gauge({
+      name,
+      help: 'Messages on the partition behind the last one this consumer handled',
+      labelNames: ['topic', 'partition'],
+    }),
+);
+
+export const consumerEvents = processMetric(
+  'petstore_consumer_events_total',
+  (name) =>
+    new Counter({
+      name,
+      help: 'Consumed events by outcome: handled, duplicate (already applied), skipped (not handled by this service)',
+      labelNames: ['topic', 'type', 'outcome'],
+    }),
+);
+
+export const consumerRetries = processMetric(
+  'petstore_consumer_retries_total',
+  (name) =>
+    new Counter({
+      name,
+      help: 'Handler attempts that failed and were retried',
+      labelNames: ['topic'],
+    }),
+);
+
+export const consumerDeadLettered = processMetric(
+  'petstore_consumer_dead_lettered_total',
+  (name) =>
+    new Counter({
+      name,
+      help: 'Messages sent to the dead-letter topic',
+      labelNames: ['topic'],
+    }),
+);
+
+export const consumerBatchSeconds = processMetric(
+  'petstore_consumer_batch_duration_seconds',
+  (name) =>
+    new Histogram({
+      name,
+      help: 'Time to handle one fetched batch of a partition, commit included',
+      buckets: LATENCY_BUCKETS,
+    }),
+);
+
+/** The consumer runner's reports, as metrics. */
+export const consumerObserver: ConsumerObserver = {
+  handled: ({ topic, partition, lag }) => consumerLag.set({ topic, partition: String(partition) }, lag),
+  retried: ({ topic }) => consumerRetries.inc({ topic }),
+  deadLettered: ({ topic }) => consumerDeadLettered.inc({ topic }),
+};
+
+/** Answered by the outbox on each scrape: what waits, and for how long the oldest has. */
+export interface OutboxBacklog {
+  rows: number;
+  oldestAgeSeconds: number;
+}
+
+let backlogSource: (() => Promise<OutboxBacklog>) | undefined;
+
+/** The relay of this process answers the outbox gauges (the last one started, in a test process). */
+export function answerOutboxBacklog(source: (() => Promise<OutboxBacklog>) | undefined): void {
+  backlogSource = source;
+}
+
+let lastRead: { at: number; backlog: Promise<OutboxBacklog | undefined> } | undefined;
+
+/** One query answers both gauges of a scrape. */
+function readBacklog(): Promise<OutboxBacklog | undefined> {
+  if (!lastRead || Date.now() - lastRead.at > 1000) {
+    // The database down: the gauges keep their last value, the health check says why.
+    lastRead = { at: Date.now(), backlog: (backlogSource?.() ?? Promise.resolve(undefined)).catch(() => undefined) };
+  }
+  return lastRead.backlog;
+}
+
+processMetric(
+  'petstore_outbox_backlog',
+  (name) =>
+    new Gauge({
+      name,
+      help: 'Outbox rows not yet published to Kafka',
+      async collect() {
+        const backlog = await readBacklog();
+        if (backlog) this.set(backlog.rows);
+      },
+    }),
+);
+
+processMetric(
+  'petstore_outbox_oldest_age_seconds',
+  (name) =>
+    new Gauge({
+      name,
+      help: 'Age of the oldest outbox row not yet published (0 when none waits)',
+      async collect() {
+        const backlog = await readBacklog();
+        if (backlog) this.set(backlog.oldestAgeSeconds);
+      },
+    }),
+);

@@ -1,0 +1,86 @@
+import { Injectable, type OnModuleInit } from '@nestjs/common';
+import type { EventSubscriber, Transaction, TransactionEventArgs } from '@mikro-orm/core';
+import { MikroORM, type EntityManager } from '@mikro-orm/postgresql';
+
+type BeforeCommit = (em: EntityManager, transaction: Transaction) => Promise<void>;
+
+interface Hooks {
+  before: BeforeCommit[];
+  /** Before-commit work that must see everything the other hooks wrote (the outbox insert). */
+  beforeLast: BeforeCommit[];
+  after: (() => void)[];
+}
+
+/**
+ * Work tied to the commit of the transaction an `em` runs in: `before` runs inside it, just
+ * before it commits (and rolls back with it); `after` runs once it has committed, and never
+ * if it rolls back.
+ */
+@Injectable()
+export class TransactionHooks implements OnModuleInit {
+  private readonly hooks = new WeakMap<object, Hooks>();
+
+  constructor(private readonly orm: MikroORM) {}
+
+  onModuleInit(): void {
+    const subscriber: EventSubscriber = {
+      beforeTransactionCommit: (args: TransactionEventArgs) => this.runBefore(args),
+      afterTransactionCommit: (args: TransactionEventArgs) => this.runAfter(args),
+    };
+    // Forks share or clone the global EntityManager's event manager, so every unit of work sees it.
+    this.orm.em.getEventManager().registerSubscriber(subscriber);
+  }
+
+  /** `last`: after every other before-commit hook, whenever it was added. */
+  before(em: EntityManager, work: BeforeCommit, { last = false } = {}): void {
+    const hooks = this.of(em);
+    (last ? hooks.beforeLast : hooks.before).push(work);
+  }
+
+  after(em: EntityManager, work: () => void): void {
+    this.of(em).after.push(work);
+  }
+
+  private of(em: EntityManager): Hooks {
+    const transaction = em.getTransactionContext<object>();
+    if (!transaction) throw new Error('Commit hooks need the EntityManager of an em.transactional(...) callback');
+    const root = rootTransaction(transaction);
+    let hooks = this.hooks.get(root);
+    if (!hooks) this.hooks.set(root, (hooks = { before: [], beforeLast: [], after: [] }));
+    return hooks;
+  }
+
+  private async runBefore({ em, transaction }: TransactionEventArgs): Promise<void> {
+    const hooks = transaction === undefined ? undefined : this.hooks.get(transaction as object);
+    if (!hooks) return;
+    // Indexed loops: a hook may add hooks (work that publishes an event adds the outbox insert).
+    for (let i = 0; i < hooks.before.length; i++)
+      await hooks.before[i](em as EntityManager, transaction as Transaction);
+    for (let i = 0; i < hooks.beforeLast.length; i++) {
+      await hooks.beforeLast[i](em as EntityManager, transaction as Transaction);
+    }
+  }
+
+  private runAfter({ transaction }: TransactionEventArgs): void {
+    const hooks = transaction === undefined ? undefined : this.hooks.get(transaction as object);
+    if (!hooks) return;
+    this.hooks.delete(transaction as object);
+    for (const work of hooks.after) work();
+  }
+}
+
+/**
+ * A nested `em.transactional` runs in a savepoint whose context points at its parent through
+ * a symbol property; commit hooks fire only for the outermost transaction, so hooks are kept
+ * with it. Should that private link ever change, hooks of a nested transaction would be
+ * missed: the outbox writer's tests cover it.
+ */
+function rootTransaction(transaction: object): object {
+  let current = transaction as Record<symbol, unknown>;
+  for (;;) {
+    const link = Object.getOwnPropertySymbols(current).find((symbol) => symbol.description === 'parentTransaction');
+    const parent = link ? current[link] : undefined;
+    if (!parent || (typeof parent !== 'function' && typeof parent !== 'object')) return current;
+    current = parent as Record<symbol, unknown>;
+  }
+}
