@@ -73,6 +73,12 @@ export interface ConsumerRunnerOptions {
   fromBeginning?: boolean;
   /** Partitions handled at once (default 3, the partitions of a topic); one partition is always handled in order. */
   partitionsConsumedConcurrently?: number;
+  /**
+   * Commit the resolved offsets at most this often instead of after every batch (default: after
+   * every batch). Only for handlers that drop redelivered messages themselves: a restart
+   * redelivers what was handled since the last commit.
+   */
+  commitIntervalMs?: number;
   /** How long the broker may hold a fetch while there is nothing to read (default 100 ms). */
   maxWaitTimeInMs?: number;
   logger?: RunnerLogger;
@@ -112,6 +118,7 @@ export async function runConsumer(kafka: Kafka, options: ConsumerRunnerOptions):
     fromBeginning = true,
     partitionsConsumedConcurrently = 3,
     maxWaitTimeInMs = 100,
+    commitIntervalMs,
     logger = stderrLogger,
     observer = {},
   } = options;
@@ -132,6 +139,12 @@ export async function runConsumer(kafka: Kafka, options: ConsumerRunnerOptions):
   });
   const deadLetters = createIdempotentProducer(kafka);
 
+  const runConfig = {
+    partitionsConsumedConcurrently,
+    eachBatchAutoResolve: false,
+    eachBatch,
+    ...(commitIntervalMs !== undefined && { autoCommitInterval: commitIntervalMs }),
+  };
   let joined!: () => void;
   const joinedPromise = new Promise<void>((resolve) => (joined = resolve));
   consumer.on(consumer.events.GROUP_JOIN, () => joined());
@@ -146,7 +159,7 @@ export async function runConsumer(kafka: Kafka, options: ConsumerRunnerOptions):
         if (stopping) return;
         try {
           await consumer.connect();
-          await consumer.run({ partitionsConsumedConcurrently, eachBatchAutoResolve: false, eachBatch });
+          await consumer.run(runConfig);
           logger.warn(`consumer group ${groupId} restarted after a crash`);
         } catch (error) {
           logger.error(`restarting consumer group ${groupId} failed: ${(error as Error).message}`);
@@ -272,7 +285,7 @@ export async function runConsumer(kafka: Kafka, options: ConsumerRunnerOptions):
   try {
     await consumer.connect();
     await consumer.subscribe({ topics, fromBeginning });
-    await consumer.run({ partitionsConsumedConcurrently, eachBatchAutoResolve: false, eachBatch });
+    await consumer.run(runConfig);
   } catch (error) {
     await Promise.allSettled([consumer.disconnect(), deadLetters.disconnect()]);
     throw error;

@@ -19,16 +19,18 @@ interface Route {
   handler: AnyHandler;
 }
 
-/** A message read and checked: its envelope, and its handler when this service handles its type. */
+/** A message read and checked: its type, and its envelope and handler when this service handles the type. */
 interface Parsed {
   message: ConsumedMessage;
-  envelope: EventEnvelope;
+  type: string;
+  envelope?: EventEnvelope;
   route?: Route;
   source?: string;
   seq?: number;
 }
 
 interface Accepted extends Parsed {
+  envelope: EventEnvelope;
   route: Route;
   span: Span;
   context: Context;
@@ -77,20 +79,29 @@ export class EventDispatcher {
     const startedAt = performance.now();
     const parsed = messages.map((message) => this.parse(message));
     const { topic, partition } = messages[0];
+    if (!parsed.some((one) => one.route)) {
+      // Nothing here for this service: no transaction at all.
+      for (const one of parsed) consumerEvents.inc({ topic: one.message.topic, type: one.type, outcome: 'skipped' });
+      return;
+    }
     let accepted: Accepted[] = [];
     let outcomes: string[] = [];
     try {
       await this.orm.em.fork().transactional(async (em) => {
-        const admitted = await admit(
+        // Only what this service handles needs deduplicating: a skipped message has no effect to repeat.
+        const counted = parsed.filter((one) => one.route !== undefined);
+        const verdicts = await admit(
           em,
           { consumer: this.options.producer, topic, partition },
-          parsed.map(toAdmissible),
+          counted.map(toAdmissible),
         );
+        const admittedOf = new Map(counted.map((one, index) => [one, verdicts[index]]));
+        const admitted = parsed.map((one) => admittedOf.get(one) ?? true);
         accepted = [];
         outcomes = parsed.map((one, index) => {
           if (!admitted[index]) return 'duplicate';
-          if (!one.route) return 'skipped';
-          accepted.push(this.startSpan(one as Parsed & { route: Route }));
+          if (!one.route || !one.envelope) return 'skipped';
+          accepted.push(this.startSpan(one as Parsed & { route: Route; envelope: EventEnvelope }));
           return 'handled';
         });
         const contexts = new Map(accepted.map((one) => [one.envelope.eventId, one.context]));
@@ -116,7 +127,7 @@ export class EventDispatcher {
       throw error;
     }
     parsed.forEach((one, index) =>
-      consumerEvents.inc({ topic: one.message.topic, type: one.envelope.type, outcome: outcomes[index] }),
+      consumerEvents.inc({ topic: one.message.topic, type: one.type, outcome: outcomes[index] }),
     );
     for (const one of accepted) {
       one.span.end();
@@ -125,30 +136,38 @@ export class EventDispatcher {
     consumerBatchSeconds.observe((performance.now() - startedAt) / 1000);
   }
 
-  /** The envelope, checked against its event's schema when this service handles it. Throws NonRetriableError. */
+  /**
+   * The envelope, checked against its event's schema when this service handles it; a message
+   * whose `event-type` header names a type this service does not handle is not even read.
+   * Throws NonRetriableError.
+   */
   private parse(message: ConsumedMessage): Parsed {
+    const source = message.headers[OUTBOX_HEADERS.source];
+    const seqHeader = message.headers[OUTBOX_HEADERS.seq];
+    const seq = seqHeader !== undefined && /^\d{1,15}$/.test(seqHeader) ? Number(seqHeader) : undefined;
+    const numbered = source !== undefined && seq !== undefined ? { source, seq } : {};
+    const typeHeader = message.headers['event-type'];
+    // Topics carry several event types; the ones this service does not handle are not its business.
+    if (typeHeader !== undefined && !this.routes.has(typeHeader)) {
+      return { message, type: typeHeader, ...numbered };
+    }
     let envelope: EventEnvelope<string, Record<string, unknown>>;
     try {
       envelope = parseEnvelope(message.value);
     } catch (error) {
       throw invalid(error);
     }
-    const source = message.headers[OUTBOX_HEADERS.source];
-    const seqHeader = message.headers[OUTBOX_HEADERS.seq];
-    const seq = seqHeader !== undefined && /^\d{1,15}$/.test(seqHeader) ? Number(seqHeader) : undefined;
-    const numbered = source !== undefined && seq !== undefined ? { source, seq } : {};
-    // Topics carry several event types; the ones this service does not handle are not its business.
     const route = this.routes.get(envelope.type);
-    if (!route) return { message, envelope, ...numbered };
+    if (!route) return { message, type: envelope.type, envelope, ...numbered };
     try {
-      return { message, envelope: route.definition.parse(envelope), route, ...numbered };
+      return { message, type: envelope.type, envelope: route.definition.parse(envelope), route, ...numbered };
     } catch (error) {
       throw invalid(error);
     }
   }
 
   /** The OpenTelemetry messaging conventions' "process" span, child of the publish that sent the message. */
-  private startSpan(one: Parsed & { route: Route }): Accepted {
+  private startSpan(one: Parsed & { route: Route; envelope: EventEnvelope }): Accepted {
     const { message, envelope } = one;
     const parent = contextFromCarrier({
       traceparent: message.headers['traceparent'],
@@ -217,8 +236,9 @@ export class EventDispatcher {
   }
 }
 
+/** A message this service handles: read, so its id is known. */
 function toAdmissible({ envelope, source, seq }: Parsed): { eventId: string; source?: string; seq?: number } {
-  return { eventId: envelope.eventId, source, seq };
+  return { eventId: (envelope as EventEnvelope).eventId, source, seq };
 }
 
 /** Consecutive events of one handler, in order: each run is one call. */

@@ -135,6 +135,8 @@ export class MessagingService implements OnApplicationBootstrap, BeforeApplicati
         maxAttempts: settings.maxAttempts,
         backoff: settings.backoff,
         maxBatchSize: settings.maxBatchSize,
+        // Consumed positions are stored with the effects, so a redelivery after a restart changes nothing.
+        commitIntervalMs: 1000,
         handle: (message) => this.dispatcher.dispatchBatch([message]),
         handleBatch: (messages) => this.dispatcher.dispatchBatch(messages),
         logger: this.logger,
