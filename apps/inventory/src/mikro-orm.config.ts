@@ -4,7 +4,7 @@ import { messagingEntities, messagingMigrations } from '@petstore/messaging';
 import { InventoryEntry } from './inventory/inventory-entry.entity';
 import { Reservation } from './inventory/reservation.entity';
 import { Migration20261122000000_inventory } from './migrations/Migration20261122000000_inventory';
-import { Migration20261124000000_parked_orders } from './migrations/Migration20261124000000_parked_orders';
+import { Migration20261124000000_inventory_saga } from './migrations/Migration20261124000000_inventory_saga';
 
 export const inventoryEntities = [InventoryEntry, Reservation];
 
@@ -12,7 +12,7 @@ export const inventoryEntities = [InventoryEntry, Reservation];
 export const inventoryMigrations: NamedMigration[] = [
   ...messagingMigrations,
   { name: 'Migration20261122000000_inventory', class: Migration20261122000000_inventory },
-  { name: 'Migration20261124000000_parked_orders', class: Migration20261124000000_parked_orders },
+  { name: 'Migration20261124000000_inventory_saga', class: Migration20261124000000_inventory_saga },
 ];
 
 export function inventoryDatabaseOptions(url: string): Options {

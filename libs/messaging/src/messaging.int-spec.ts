@@ -33,6 +33,7 @@ import {
   MessagingService,
   OutboxRelay,
   OutboxWriter,
+  TransactionHooks,
   defaultRelaySettings,
   messagingEntities,
   messagingMigrations,
@@ -133,9 +134,13 @@ describe('messaging (outbox relay and idempotent consumer) against PostgreSQL an
 
   describe('the outbox relay on its own', () => {
     let orm: MikroORM;
+    let hooks: TransactionHooks;
+    const writerFor = (relay: OutboxRelay) => new OutboxWriter(hooks, relay);
 
     beforeAll(async () => {
       orm = await MikroORM.init(ormOptions);
+      hooks = new TransactionHooks(orm);
+      hooks.onModuleInit();
     });
 
     afterAll(async () => {
@@ -150,8 +155,7 @@ describe('messaging (outbox relay and idempotent consumer) against PostgreSQL an
         settings,
         relayOptions,
       );
-      const writer = new OutboxWriter(orm, unreachable);
-      writer.onModuleInit();
+      const writer = writerFor(unreachable);
       unreachable.start();
 
       const events = [orderPlaced(500), orderPlaced(500), orderPlaced(500)];
@@ -202,8 +206,7 @@ describe('messaging (outbox relay and idempotent consumer) against PostgreSQL an
         { ...defaultRelaySettings, sweepIntervalMs: 10 * 60 * 1000 },
         relayOptions,
       );
-      const writer = new OutboxWriter(orm, relay);
-      writer.onModuleInit();
+      const writer = writerFor(relay);
       relay.start();
       try {
         const first = orderPlaced(501);
@@ -243,8 +246,7 @@ describe('messaging (outbox relay and idempotent consumer) against PostgreSQL an
         );
       const first = relayOf('first');
       const second = relayOf('second');
-      const secondWriter = new OutboxWriter(orm, second);
-      secondWriter.onModuleInit();
+      const secondWriter = writerFor(second);
       const firstLeads = once(first.events, 'leading');
       first.start();
       await firstLeads;

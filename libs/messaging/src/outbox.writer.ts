@@ -105,6 +105,17 @@ export class OutboxWriter {
     rows.push(outboxRow(envelope));
   }
 
+  /**
+   * The rows added so far in `em`'s transaction, for a caller that inserts them within a
+   * statement of its own (`outboxInsert`); they are no longer inserted at commit. The relay is
+   * still woken when the transaction commits.
+   */
+  take(em: EntityManager): OutboxRow[] {
+    const transaction = em.getTransactionContext<object>();
+    const rows = transaction === undefined ? undefined : this.pending.get(transaction);
+    return rows ? rows.splice(0) : [];
+  }
+
   /** A statement that inserted outbox rows itself (`outboxInsert`) has committed: publish them now. */
   committed(): void {
     this.relay.wake();

@@ -8,7 +8,7 @@ import type { PetStatus } from '@petstore/contracts';
 @Entity({ tableName: 'inventory_entry' })
 export class InventoryEntry {
   [PrimaryKeyProp]?: 'petId';
-  [OptionalProps]?: 'quantity' | 'deleted' | 'lastRecomputeEventId' | 'updatedAt';
+  [OptionalProps]?: 'quantity' | 'deleted' | 'lastRecomputeEventId' | 'stockChangedAt' | 'updatedAt';
 
   @PrimaryKey({ type: new BigIntType('number'), columnType: 'bigint', fieldName: 'pet_id', autoincrement: false })
   petId!: number;
@@ -26,6 +26,10 @@ export class InventoryEntry {
   /** The PetStatusRecomputed last published for the pet: tells the catalog's echo of it from older ones. */
   @Property({ type: 'uuid', columnType: 'uuid', fieldName: 'last_recompute_event_id', nullable: true })
   lastRecomputeEventId: string | null = null;
+
+  /** When the stock or the open orders last changed (and the status was recomputed). */
+  @Property({ type: 'datetime', columnType: 'timestamptz', fieldName: 'stock_changed_at', nullable: true })
+  stockChangedAt: Date | null = null;
 
   @Property({ type: 'datetime', columnType: 'timestamptz', fieldName: 'updated_at', onUpdate: () => new Date() })
   updatedAt: Date = new Date();

@@ -231,6 +231,21 @@ describe('inventory', () => {
       expect(await item(petId)).toEqual({ petId, quantity: 3, status: 'available' });
     });
 
+    it("keeps the status a later stock change recomputed over a client's older one, and tells the catalog again", async () => {
+      const petId = await seedPet('available', 3);
+      const latest = await probe.waitForEvent(PetStatusRecomputed, (event) => event.payload.petId === petId);
+      // Set by a client before the stock was set, arriving after it.
+      const older = PetUpdated.create(
+        { pet: { id: petId, name: `Pet ${petId}`, categoryId: 1, status: 'sold' }, previousStatus: 'available' },
+        { producer: 'catalog', occurredAt: new Date(Date.now() - 60_000) },
+      );
+      await publisher.publish(older);
+      const answer = await probe.waitForEvent(PetStatusRecomputed, (event) => event.causationId === older.eventId);
+      expect(answer.payload).toEqual({ petId, status: 'available', quantity: 3 });
+      expect(answer.eventId).not.toBe(latest.eventId);
+      expect(await item(petId)).toEqual({ petId, quantity: 3, status: 'available' });
+    });
+
     it('removes a deleted pet for good: a late PetCreated does not bring it back, orders for it are unknown', async () => {
       const a = await seedPet('available', 2);
       const b = await seedPet('available');
@@ -299,6 +314,51 @@ describe('inventory', () => {
       await decisionOf(next.payload.orderId);
       expect(decisionsFor([orderId])).toEqual([]);
       expect(await item(petId)).toEqual({ petId, quantity: 2, status: 'available' });
+    });
+
+    it('publishes a recomputed status only when the catalog does not have it yet', async () => {
+      const petId = await seedPet('available', 2);
+      const recomputesOf = () =>
+        probe.all().filter((event) => PetStatusRecomputed.is(event) && event.payload.petId === petId);
+      await eventually(() => expect(recomputesOf()).toHaveLength(1)); // the stock set through the API
+      const first = await order(petId, 1);
+      await decisionOf(first);
+      const last = await order(petId, 1);
+      await decisionOf(last);
+      // Still available after the first order: nothing to tell the catalog; sold out after the last: pending.
+      await eventually(() =>
+        expect(recomputesOf().map((event) => event.payload)).toEqual([
+          { petId, status: 'available', quantity: 2 },
+          { petId, status: 'pending', quantity: 0 },
+        ]),
+      );
+    });
+
+    it("keeps an order for a pet it has not heard of while the catalog is down, and decides it once the pet's entry exists", async () => {
+      const petId = nextPetId++;
+      const [early, later] = [await order(petId, 1), await order(petId, 1)];
+      await eventually(async () =>
+        expect(await inventory.sql('select order_id from parked_order where pet_id = ? order by seq', [petId])).toEqual([
+          { order_id: String(early) },
+          { order_id: String(later) },
+        ]),
+      );
+      expect(decisionsFor([early, later])).toEqual([]);
+
+      await publisher.publish(
+        PetCreated.create({ pet: { id: petId, name: 'Late', categoryId: 1, status: 'available' } }, { producer: 'catalog' }),
+      );
+      await allDecided([early, later]);
+      // A new entry has no stock yet; the orders were decided in the order they came, and nothing waits any more.
+      const reasons = decisionsFor([early, later]).map((event) => {
+        const { orderId, reason } = event.payload as { orderId: number; reason?: string };
+        return [orderId, reason];
+      });
+      expect(reasons).toEqual([
+        [early, 'INSUFFICIENT_STOCK'],
+        [later, 'INSUFFICIENT_STOCK'],
+      ]);
+      expect(await inventory.sql('select 1 from parked_order where pet_id = ?', [petId])).toEqual([]);
     });
 
     it('decides each order once while a second replica joins the consumer group and after', async () => {

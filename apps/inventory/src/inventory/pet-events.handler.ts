@@ -5,7 +5,7 @@ import { EventHandler, type EventHandlerOf } from '@petstore/messaging';
 import { INVENTORY_PRODUCER } from '../config';
 import { createEntries, tombstoneEntries } from './entries';
 import { StockBatches } from './stock-batch';
-import { mirrorsCatalogStatus } from './stock-rules';
+import { catalogStatusAction } from './stock-rules';
 
 type PetEvent = typeof PetCreated | typeof PetUpdated | typeof PetDeleted;
 
@@ -35,9 +35,10 @@ export class PetEventsHandler implements EventHandlerOf<PetEvent> {
     for (const event of events) {
       if (!PetUpdated.is(event)) continue;
       const entry = batch.entry(event.payload.pet.id);
-      if (entry && mirrorsCatalogStatus(event.causationId, entry.lastRecomputeEventId)) {
-        batch.mirrorStatus(entry.petId, event.payload.pet.status);
-      }
+      if (!entry) continue;
+      const action = catalogStatusAction(event, entry);
+      if (action === 'mirror') batch.mirrorStatus(entry.petId, event.payload.pet.status);
+      else if (action === 'answer') batch.publishStatus(entry.petId, meta(event));
     }
     await batch.decideParked(petIds, meta);
   }

@@ -14,7 +14,13 @@ import {
   type PetStatus,
   type RejectionReason,
 } from '@petstore/contracts';
-import { eventTraceCarrier, OutboxWriter, TransactionHooks, type TraceCarrier } from '@petstore/messaging';
+import {
+  eventTraceCarrier,
+  outboxInsert,
+  OutboxWriter,
+  TransactionHooks,
+  type TraceCarrier,
+} from '@petstore/messaging';
 import type { ReservationState } from './reservation.entity';
 import { decideReservation, recomputeStatus } from './stock-rules';
 
@@ -24,10 +30,17 @@ interface Entry {
   status: PetStatus;
   deleted: boolean;
   lastRecomputeEventId: string | null;
+  stockChangedAt: Date | null;
+  /** The status the catalog has, as far as this service knows: the last one published or mirrored. */
+  catalogStatus: PetStatus;
   /** Quantity, status or the last recompute changed: written at flush. */
   changed: boolean;
-  /** Stock or open orders changed: the recomputed status is published at flush, as caused by this event. */
+  /** Stock or open orders changed now (stock_changed_at is set at flush). */
+  stockChanged?: boolean;
+  /** The status was recomputed: published at flush, as caused by this event, if the catalog lacks it (or `publish`). */
   recomputeFor?: EventMeta;
+  /** Publish the status even when the catalog has it already. */
+  publish?: boolean;
   /** No free units and no reservation taken by this batch: whether orders are still open is asked at flush. */
   askOpenOrders?: boolean;
 }
@@ -41,6 +54,12 @@ interface Reservation {
   /** The row exists; otherwise it is inserted at flush. */
   stored: boolean;
   changed: boolean;
+}
+
+/** One statement, or one part of a statement that writes several tables. */
+interface Write {
+  sql: string;
+  params: unknown[];
 }
 
 /** An OrderPlaced that came before inventory knew its pet, waiting in `parked_order`. */
@@ -89,7 +108,7 @@ export class StockBatch {
     if (pets.length === 0 && orders.length === 0) return;
     const rows = await this.em.execute<{ kind: 'entry' | 'reservation' | 'parked'; row: Record<string, unknown> }[]>(
       `with e as (
-         select pet_id, quantity, status, deleted, last_recompute_event_id from inventory_entry
+         select pet_id, quantity, status, deleted, last_recompute_event_id, stock_changed_at from inventory_entry
           where pet_id = any(array[?]::bigint[]) order by pet_id for update
        ), r as (
          select order_id, pet_id, quantity, state, reason from reservation
@@ -112,6 +131,8 @@ export class StockBatch {
           status: row.status as PetStatus,
           deleted: row.deleted as boolean,
           lastRecomputeEventId: row.last_recompute_event_id as string | null,
+          stockChangedAt: row.stock_changed_at ? new Date(row.stock_changed_at as string) : null,
+          catalogStatus: row.status as PetStatus,
           changed: false,
         });
       } else if (kind === 'reservation') {
@@ -131,7 +152,11 @@ export class StockBatch {
   }
 
   /** The pet's entry as this transaction sees it (loaded first). */
-  entry(petId: number): Omit<Entry, 'changed' | 'recomputeFor'> | undefined {
+  entry(
+    petId: number,
+  ):
+    | Readonly<Pick<Entry, 'petId' | 'quantity' | 'status' | 'deleted' | 'lastRecomputeEventId' | 'stockChangedAt'>>
+    | undefined {
     return this.entries.get(petId) ?? undefined;
   }
 
@@ -196,12 +221,13 @@ export class StockBatch {
     if (entry) this.changeStock(entry, meta);
   }
 
-  /** Stock set through the API (loaded first). */
+  /** Stock set through the API (loaded first): its recomputed status is published even when unchanged. */
   setQuantity(petId: number, quantity: number, meta: EventMeta): void {
     const entry = this.entries.get(petId);
     if (!entry) throw new Error(`Pet ${petId} has no entry loaded`);
     entry.quantity = quantity;
     this.changeStock(entry, meta);
+    entry.publish = true;
   }
 
   /** A status set by a client through the catalog (loaded first): mirrored, no recompute. */
@@ -209,7 +235,16 @@ export class StockBatch {
     const entry = this.entries.get(petId);
     if (!entry || entry.deleted) return;
     entry.status = status;
+    entry.catalogStatus = status;
     entry.changed = true;
+  }
+
+  /** The catalog holds a status older than the entry's recomputed one (loaded first): publish it again. */
+  publishStatus(petId: number, meta: EventMeta): void {
+    const entry = this.entries.get(petId);
+    if (!entry || entry.deleted) return;
+    entry.recomputeFor ??= meta;
+    entry.publish = true;
   }
 
   /**
@@ -236,15 +271,16 @@ export class StockBatch {
   }
 
   /**
-   * Writes what changed: parked orders, reservations, then the entries with the statuses
-   * recomputed from them. Runs before the commit; calling it earlier (to answer with the
-   * recomputed status) is fine, the commit then writes only what changed since.
+   * Writes what changed — parked orders, reservations, entries and the events — in one
+   * statement; recomputed statuses that must ask whether orders are still open first write the
+   * reservations, so that the answer includes them. Runs before the commit; calling it earlier
+   * (to answer with the recomputed status) is fine, the commit then writes only what changed since.
    */
   async flush(): Promise<void> {
-    await this.writeParked();
-    await this.writeReservations();
+    const asking = [...this.entries.values()].some((entry) => entry?.askOpenOrders);
+    if (asking) await this.write([this.reservationWrites()].flat());
     await this.recompute();
-    await this.writeEntries();
+    await this.write([this.parkedWrites(), this.reservationWrites(), this.entryWrites(), this.outboxWrites()].flat());
   }
 
   /**
@@ -255,6 +291,7 @@ export class StockBatch {
    */
   private changeStock(entry: Entry, meta: EventMeta, { reserved = false } = {}): void {
     entry.changed = true;
+    entry.stockChanged = true;
     // A deleted pet has no status left to publish.
     if (entry.deleted) return;
     entry.recomputeFor = meta;
@@ -280,58 +317,107 @@ export class StockBatch {
     context.with(propagation.extract(ROOT_CONTEXT, trace), () => this.outbox.add(this.em, event));
   }
 
-  private async writeParked(): Promise<void> {
-    const parked = this.toPark.splice(0);
-    if (parked.length === 0) return;
+  /** Statements as parts of one: `with w1 as (...), w2 as (...) select 1`. */
+  private async write(parts: Write[]): Promise<void> {
+    if (parts.length === 0) return;
+    if (parts.length === 1) {
+      await this.em.execute(parts[0].sql, parts[0].params);
+      return;
+    }
     await this.em.execute(
-      `insert into parked_order (order_id, pet_id, event, traceparent, tracestate)
-       values ${parked.map(() => '(?, ?, ?::jsonb, ?, ?)').join(', ')}
-       on conflict (order_id) do nothing`,
-      parked.flatMap(({ event, trace }) => [
-        event.payload.orderId,
-        event.payload.petId,
-        JSON.stringify(event),
-        trace.traceparent ?? null,
-        trace.tracestate ?? null,
-      ]),
+      `with ${parts.map((part, index) => `w${index} as (${part.sql})`).join(', ')} select 1`,
+      parts.flatMap((part) => part.params),
     );
   }
 
-  private async writeReservations(): Promise<void> {
+  private parkedWrites(): Write[] {
+    const parked = this.toPark.splice(0);
+    if (parked.length === 0) return [];
+    return [
+      {
+        sql: `insert into parked_order (order_id, pet_id, event, traceparent, tracestate)
+              values ${parked.map(() => '(?, ?, ?::jsonb, ?, ?)').join(', ')}
+              on conflict (order_id) do nothing`,
+        params: parked.flatMap(({ event, trace }) => [
+          event.payload.orderId,
+          event.payload.petId,
+          JSON.stringify(event),
+          trace.traceparent ?? null,
+          trace.tracestate ?? null,
+        ]),
+      },
+    ];
+  }
+
+  private reservationWrites(): Write[] {
     const changed = [...this.reservations.values()].filter((r): r is Reservation => r !== null && r.changed);
     const inserted = changed.filter((r) => !r.stored);
     const updated = changed.filter((r) => r.stored);
+    for (const reservation of changed) {
+      reservation.stored = true;
+      reservation.changed = false;
+    }
+    const writes: Write[] = [];
     if (inserted.length > 0) {
-      await this.em.execute(
-        `insert into reservation (order_id, pet_id, quantity, state, reason)
-         select * from unnest(array[?]::bigint[], array[?]::bigint[], array[?]::integer[], array[?]::text[], array[?]::text[])`,
-        [
+      writes.push({
+        sql: `insert into reservation (order_id, pet_id, quantity, state, reason)
+              select * from unnest(array[?]::bigint[], array[?]::bigint[], array[?]::integer[], array[?]::text[], array[?]::text[])`,
+        params: [
           inserted.map((r) => r.orderId),
           inserted.map((r) => r.petId),
           inserted.map((r) => r.quantity),
           inserted.map((r) => r.state),
           inserted.map((r) => r.reason),
         ],
-      );
+      });
     }
     if (updated.length > 0) {
-      await this.em.execute(
-        `update reservation r set state = u.state, updated_at = now()
-           from unnest(array[?]::bigint[], array[?]::text[]) as u(order_id, state)
-          where r.order_id = u.order_id`,
-        [updated.map((r) => r.orderId), updated.map((r) => r.state)],
-      );
+      writes.push({
+        sql: `update reservation r set state = u.state, updated_at = now()
+                from unnest(array[?]::bigint[], array[?]::text[]) as u(order_id, state)
+               where r.order_id = u.order_id`,
+        params: [updated.map((r) => r.orderId), updated.map((r) => r.state)],
+      });
     }
-    for (const reservation of changed) {
-      reservation.stored = true;
-      reservation.changed = false;
+    return writes;
+  }
+
+  private entryWrites(): Write[] {
+    const changed = [...this.entries.values()].filter((e): e is Entry => e !== null && e.changed);
+    if (changed.length === 0) return [];
+    const write = {
+      sql: `update inventory_entry e
+               set quantity = u.quantity, status = u.status, last_recompute_event_id = u.last_recompute_event_id,
+                   stock_changed_at = case when u.stock_changed then now() else e.stock_changed_at end, updated_at = now()
+              from unnest(array[?]::bigint[], array[?]::integer[], array[?]::text[], array[?]::uuid[], array[?]::boolean[])
+                   as u(pet_id, quantity, status, last_recompute_event_id, stock_changed)
+             where e.pet_id = u.pet_id`,
+      params: [
+        changed.map((e) => e.petId),
+        changed.map((e) => e.quantity),
+        changed.map((e) => e.status),
+        changed.map((e) => e.lastRecomputeEventId),
+        changed.map((e) => e.stockChanged === true),
+      ],
+    };
+    for (const entry of changed) {
+      entry.changed = false;
+      entry.stockChanged = false;
     }
+    return [write];
+  }
+
+  /** The events published so far in this transaction, written with the rest instead of at commit. */
+  private outboxWrites(): Write[] {
+    const rows = this.outbox.take(this.em);
+    return rows.length === 0 ? [] : [outboxInsert(rows)];
   }
 
   /**
-   * One PetStatusRecomputed per pet whose stock or open orders changed. Whether approved
-   * orders are still open is asked after this batch's reservations are written, so the answer
-   * includes them.
+   * At most one PetStatusRecomputed per pet whose stock or open orders changed, and only when
+   * the catalog does not have that status yet (a client's status that crossed a stock change is
+   * answered when it arrives, see catalogStatusAction). Whether approved orders are still open
+   * is asked after this batch's reservations are written, so the answer includes them.
    */
   private async recompute(): Promise<void> {
     const due = [...this.entries.values()].filter((e): e is Entry => !!e?.recomputeFor);
@@ -349,34 +435,18 @@ export class StockBatch {
       const cause = entry.recomputeFor as EventMeta;
       if (entry.askOpenOrders) entry.status = recomputeStatus(entry.quantity, withOpenOrders.has(entry.petId));
       entry.askOpenOrders = false;
-      // Published every time, even unchanged: the catalog's pet also converges after a client's status change crossed this one.
+      entry.recomputeFor = undefined;
+      if (entry.status === entry.catalogStatus && !entry.publish) continue;
+      entry.publish = false;
       const event = PetStatusRecomputed.create(
         { petId: entry.petId, status: entry.status, quantity: entry.quantity },
         cause,
       );
       entry.lastRecomputeEventId = event.eventId;
-      entry.recomputeFor = undefined;
+      entry.catalogStatus = entry.status;
+      entry.changed = true;
       this.publish(event);
     }
-  }
-
-  private async writeEntries(): Promise<void> {
-    const changed = [...this.entries.values()].filter((e): e is Entry => e !== null && e.changed);
-    if (changed.length === 0) return;
-    await this.em.execute(
-      `update inventory_entry e
-          set quantity = u.quantity, status = u.status, last_recompute_event_id = u.last_recompute_event_id, updated_at = now()
-         from unnest(array[?]::bigint[], array[?]::integer[], array[?]::text[], array[?]::uuid[])
-              as u(pet_id, quantity, status, last_recompute_event_id)
-        where e.pet_id = u.pet_id`,
-      [
-        changed.map((e) => e.petId),
-        changed.map((e) => e.quantity),
-        changed.map((e) => e.status),
-        changed.map((e) => e.lastRecomputeEventId),
-      ],
-    );
-    for (const entry of changed) entry.changed = false;
   }
 }
 

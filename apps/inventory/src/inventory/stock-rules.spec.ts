@@ -1,4 +1,4 @@
-import { decideReservation, mirrorsCatalogStatus, recomputeStatus, type EntryState } from './stock-rules';
+import { decideReservation, catalogStatusAction, recomputeStatus, type EntryState } from './stock-rules';
 
 const entry = (overrides: Partial<EntryState> = {}): EntryState => ({
   status: 'available',
@@ -55,15 +55,27 @@ describe('recomputeStatus', () => {
   });
 });
 
-describe('mirrorsCatalogStatus', () => {
+describe('catalogStatusAction', () => {
+  const clientSet = (occurredAt: string) => ({ causationId: null, occurredAt });
+  const echoOf = (causationId: string) => ({ causationId, occurredAt: '2026-11-24T10:00:00.000Z' });
+
   it('mirrors a status a client set', () => {
-    expect(mirrorsCatalogStatus(null, null)).toBe(true);
-    expect(mirrorsCatalogStatus(null, 'e-2')).toBe(true);
+    expect(
+      catalogStatusAction(clientSet('2026-11-24T10:00:00.000Z'), { lastRecomputeEventId: null, stockChangedAt: null }),
+    ).toBe('mirror');
+    const entry = { lastRecomputeEventId: 'e-2', stockChangedAt: new Date('2026-11-24T09:59:59.999Z') };
+    expect(catalogStatusAction(clientSet('2026-11-24T10:00:00.000Z'), entry)).toBe('mirror');
+  });
+
+  it("keeps and publishes again the status recomputed by a stock change after the client's", () => {
+    const entry = { lastRecomputeEventId: 'e-2', stockChangedAt: new Date('2026-11-24T10:00:00.001Z') };
+    expect(catalogStatusAction(clientSet('2026-11-24T10:00:00.000Z'), entry)).toBe('answer');
   });
 
   it('mirrors the echo of the latest recompute and ignores echoes of older ones', () => {
-    expect(mirrorsCatalogStatus('e-2', 'e-2')).toBe(true);
-    expect(mirrorsCatalogStatus('e-1', 'e-2')).toBe(false);
-    expect(mirrorsCatalogStatus('e-1', null)).toBe(false);
+    const now = new Date('2026-11-24T10:00:01.000Z');
+    expect(catalogStatusAction(echoOf('e-2'), { lastRecomputeEventId: 'e-2', stockChangedAt: now })).toBe('mirror');
+    expect(catalogStatusAction(echoOf('e-1'), { lastRecomputeEventId: 'e-2', stockChangedAt: now })).toBe('ignore');
+    expect(catalogStatusAction(echoOf('e-1'), { lastRecomputeEventId: null, stockChangedAt: null })).toBe('ignore');
   });
 });

@@ -29,15 +29,24 @@ export function recomputeStatus(quantity: number, hasOpenReservation: boolean): 
   return hasOpenReservation ? 'pending' : 'sold';
 }
 
+/** What a PetUpdated from the catalog does to the entry's status. */
+export type CatalogStatusAction = 'mirror' | 'ignore' | 'answer';
+
 /**
- * Whether a PetUpdated from the catalog should set the entry's status. A status set by a
- * client (the event has no cause) is mirrored. The catalog also publishes PetUpdated when
- * it applies a status this service recomputed: that echo is mirrored only when it answers
- * the latest recompute, so an echo of an older one cannot overwrite a newer status, while
- * the latest echo still settles a race with a client's change.
+ * A status set by a client (the event has no cause) is mirrored, unless the pet's stock or
+ * open orders changed after the client set it: that change recomputed the status, which then
+ * holds, and is published again so that the catalog takes it too ('answer'). The catalog also
+ * publishes PetUpdated when it applies a status this service recomputed: that echo is mirrored
+ * only when it answers the latest recompute, so an echo of an older one cannot overwrite a
+ * newer status.
  */
-export function mirrorsCatalogStatus(causationId: string | null, lastRecomputeEventId: string | null): boolean {
-  return causationId === null || causationId === lastRecomputeEventId;
+export function catalogStatusAction(
+  event: { causationId: string | null; occurredAt: string },
+  entry: { lastRecomputeEventId: string | null; stockChangedAt: Date | null },
+): CatalogStatusAction {
+  if (event.causationId !== null) return event.causationId === entry.lastRecomputeEventId ? 'mirror' : 'ignore';
+  if (entry.stockChangedAt && entry.stockChangedAt.getTime() > Date.parse(event.occurredAt)) return 'answer';
+  return 'mirror';
 }
 
 export const MAX_STOCK = 1_000_000;

@@ -1,12 +1,12 @@
 import { Migration } from '@mikro-orm/migrations';
 
-/**
- * Orders for a pet inventory has not heard of yet wait here (the OrderPlaced event as it came,
- * and its trace) until the pet's entry exists: no lock is held and no partition blocked while
- * the catalog is asked, however long it is down.
- */
-export class Migration20261124000000_parked_orders extends Migration {
+export class Migration20261124000000_inventory_saga extends Migration {
   override async up(): Promise<void> {
+    // When the pet's stock or open orders last changed: a status a client set before that is not mirrored.
+    this.addSql('alter table inventory_entry add column stock_changed_at timestamptz null;');
+    // Orders for a pet inventory has not heard of yet wait here (the OrderPlaced event as it came,
+    // and its trace) until the pet's entry exists: no lock is held and no partition blocked while
+    // the catalog is asked, however long it is down.
     this.addSql(`
       create table parked_order (
         seq bigserial primary key,
@@ -23,5 +23,6 @@ export class Migration20261124000000_parked_orders extends Migration {
 
   override async down(): Promise<void> {
     this.addSql('drop table if exists parked_order;');
+    this.addSql('alter table inventory_entry drop column stock_changed_at;');
   }
 }
