@@ -24,7 +24,7 @@ export class AppModule {
         HealthModule.forRoot(ORDERS_PRODUCER, [DatabaseReadinessCheck, KafkaReadinessCheck]),
         CatalogClientModule.forRoot(config),
         PetsModule,
-        OrdersModule,
+        OrdersModule.forRoot(config),
       ],
     };
   }

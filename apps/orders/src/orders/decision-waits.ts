@@ -1,4 +1,4 @@
-import { Injectable, Logger, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
+import { Inject, Injectable, Logger, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
 import { MikroORM, type EntityManager } from '@mikro-orm/postgresql';
 import type { Order as OrderView, WaitOutcome } from '@petstore/contracts';
 import { backoffDelay, sleep } from '@petstore/kafka';
@@ -6,13 +6,28 @@ import { Client } from 'pg';
 
 /** Every replica listens here; whichever one records a decision announces the order ids. */
 const DECIDED_CHANNEL = 'petstore_order_decided';
-/** NOTIFY payloads stay below PostgreSQL's 8000-byte limit. */
+/** NOTIFY payloads stay below PostgreSQL's 8000-byte limit (ids below 2^53 have at most 16 digits). */
 const MAX_PAYLOAD = 7900;
+const IDS_PER_PAYLOAD = Math.floor(MAX_PAYLOAD / 17);
+
 /**
- * Held answers per replica. Each costs a timer and a closure (well under a kilobyte), so the
- * bound keeps memory flat; past it an answer is given at once, without the preference applied.
+ * A CTE body that announces the ids in `relation` (a CTE of the same statement with an `id`
+ * column), for a statement that changes orders and tells the waiting replicas in one go.
+ * Reference it (e.g. `(select count(*) from <name>)`), or PostgreSQL skips it.
  */
-export const MAX_HELD_ANSWERS = 10_000;
+export function announcement(relation: string): { sql: string; params: unknown[] } {
+  return {
+    sql: `select pg_notify(?, string_agg(id::text, ','))
+            from (select id, (row_number() over () - 1) / ${IDS_PER_PAYLOAD} as part from ${relation}) ids group by part`,
+    params: [DECIDED_CHANNEL],
+  };
+}
+/**
+ * How many answers one replica holds at most (MAX_HELD_ANSWERS). Each costs a timer and a
+ * closure (well under a kilobyte), so the bound keeps memory flat; past it an answer is given
+ * at once, without the preference applied.
+ */
+export const MAX_HELD_ANSWERS = Symbol('MAX_HELD_ANSWERS');
 
 type Release = () => void;
 
@@ -33,7 +48,10 @@ export class DecisionWaits implements OnApplicationBootstrap, OnApplicationShutd
   private markListening!: () => void;
   private readonly firstListen = new Promise<void>((resolve) => (this.markListening = resolve));
 
-  constructor(private readonly orm: MikroORM) {}
+  constructor(
+    private readonly orm: MikroORM,
+    @Inject(MAX_HELD_ANSWERS) private readonly maxHeld: number,
+  ) {}
 
   onApplicationBootstrap(): void {
     this.listening = this.listen();
@@ -67,7 +85,7 @@ export class DecisionWaits implements OnApplicationBootstrap, OnApplicationShutd
     read: () => Promise<OrderView>,
     known?: OrderView,
   ): Promise<{ order: OrderView } & WaitOutcome> {
-    if (this.count >= MAX_HELD_ANSWERS || this.stopped) return { order: known ?? (await read()) };
+    if (this.count >= this.maxHeld || this.stopped) return { order: known ?? (await read()) };
     let release!: Release;
     const released = new Promise<void>((resolve) => (release = resolve));
     const timer = setTimeout(release, seconds * 1000);

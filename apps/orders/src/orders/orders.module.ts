@@ -1,17 +1,28 @@
-import { Module } from '@nestjs/common';
+import { Module, type DynamicModule } from '@nestjs/common';
 import { PetsModule } from '../pets/pets.module';
 import { IdempotencyKeys } from './idempotency-keys';
 import { OrdersController } from './orders.controller';
 import { OrdersService } from './orders.service';
-import { DecisionWaits } from './decision-waits';
+import { DecisionWaits, MAX_HELD_ANSWERS } from './decision-waits';
 import { PetDeletedHandler } from './pet-deleted.handler';
 import { StockDecisionHandler } from './stock-decision.handler';
 
 export const orderHandlers = [StockDecisionHandler, PetDeletedHandler];
 
-@Module({
-  imports: [PetsModule],
-  controllers: [OrdersController],
-  providers: [OrdersService, IdempotencyKeys, DecisionWaits, ...orderHandlers],
-})
-export class OrdersModule {}
+@Module({})
+export class OrdersModule {
+  static forRoot({ maxHeldAnswers }: { maxHeldAnswers: number }): DynamicModule {
+    return {
+      module: OrdersModule,
+      imports: [PetsModule],
+      controllers: [OrdersController],
+      providers: [
+        OrdersService,
+        IdempotencyKeys,
+        DecisionWaits,
+        { provide: MAX_HELD_ANSWERS, useValue: maxHeldAnswers },
+        ...orderHandlers,
+      ],
+    };
+  }
+}

@@ -20,6 +20,7 @@ import {
   type Page,
   type Pet,
   type PetStatus,
+  type AwaitOrderResult,
   type PlaceOrderResult,
 } from '@petstore/contracts';
 import { MessagingService } from '@petstore/messaging';
@@ -466,6 +467,108 @@ describe('order saga', () => {
       const page = await orders.send<Page<Order>>(OrdersPatterns.listOrders, { petId, limit: 100, after: 0 });
       const count = (status: Order['status']) => page.items.filter((order) => order.status === status).length;
       expect([count('approved'), count('rejected')]).toEqual([10, 40]);
+    });
+  });
+
+  describe('Prefer: wait', () => {
+    const awaitOrder = (service: RunningService<OrdersConfig>, id: number, waitSeconds: number) =>
+      service.send<AwaitOrderResult>(OrdersPatterns.awaitOrder, { id: String(id), waitSeconds });
+    /** An order no event will ever decide: written straight into the table, with no OrderPlaced. */
+    async function undecidedOrder(petId: number): Promise<number> {
+      const [row] = await orders.sql<{ id: string }>('insert into store_order (pet_id, quantity) values (?, 1) returning id', [petId]);
+      return Number(row.id);
+    }
+    const timed = async <T>(work: () => Promise<T>): Promise<[T, number]> => {
+      const started = Date.now();
+      const result = await work();
+      return [result, Date.now() - started];
+    };
+
+    it('answers a placement with its decision once inventory has made it', async () => {
+      const petId = await seedPet('available', 1);
+      const approved = await place(petId, 1, { waitSeconds: 5 });
+      expect(approved).toEqual({
+        order: { id: expect.any(Number), petId, quantity: 1, status: 'approved', complete: false },
+        replayed: false,
+        waitApplied: 5,
+      });
+      const rejected = await place(petId, 1, { waitSeconds: 5 });
+      expect(rejected.order).toMatchObject({ status: 'rejected', rejectionReason: 'PET_NOT_AVAILABLE' });
+      expect(rejected.waitApplied).toBe(5);
+    });
+
+    it('answers the order as it is when the wait elapses, and at once when it is already decided', async () => {
+      const petId = await seedPet('available', 5);
+      const id = await undecidedOrder(petId);
+      const [held, heldMs] = await timed(() => awaitOrder(orders, id, 1));
+      expect(held).toEqual({ order: expect.objectContaining({ id, status: 'placed' }), waitApplied: 1 });
+      expect(heldMs).toBeGreaterThanOrEqual(950);
+
+      const { order } = await place(petId, 1);
+      await orderBecomes(order.id, 'approved');
+      const [decided, decidedMs] = await timed(() => awaitOrder(orders, order.id, 10));
+      expect(decided).toEqual({ order: expect.objectContaining({ id: order.id, status: 'approved' }), waitApplied: 10 });
+      expect(decidedMs).toBeLessThan(5000);
+    });
+
+    it('answers a replayed Idempotency-Key at once with the stored answer, without applying the wait', async () => {
+      const petId = await seedPet('available', 3);
+      const request = {
+        order: { petId, quantity: 1 },
+        idempotency: { scope: 'wait', key: `k-${petId}`, fingerprint: `{"petId":${petId},"quantity":1}` },
+        waitSeconds: 5,
+      };
+      const first = await orders.send<PlaceOrderResult>(OrdersPatterns.placeOrder, request);
+      expect(first).toMatchObject({ replayed: false, waitApplied: 5, order: { status: 'approved' } });
+      const [again, ms] = await timed(() => orders.send<PlaceOrderResult>(OrdersPatterns.placeOrder, request));
+      expect(again).toEqual({ order: first.order, replayed: true });
+      expect(ms).toBeLessThan(1000);
+    });
+
+    it('is released on every replica by the decision, whichever replica records it', async () => {
+      const second = await startServiceForTest(ordersRecipe, {
+        namespace,
+        databaseUrl: testDatabaseUrl('orders'),
+        resetDatabase: false,
+        env: { CATALOG_RPC: catalog.rpcAddress },
+      });
+      try {
+        const petId = await seedPet('available', 5);
+        const viaEvent = await undecidedOrder(petId);
+        const viaCancel = await undecidedOrder(petId);
+        const held = [awaitOrder(orders, viaEvent, 10), awaitOrder(second, viaEvent, 10), awaitOrder(second, viaCancel, 10)];
+        // Whichever replica consumes the decision, both hold an answer for it.
+        await new Promise((resolve) => setTimeout(resolve, 200));
+        await publisher.publish(StockReserved.create({ orderId: viaEvent, petId, quantity: 1, remaining: 4 }, { producer: 'inventory' }));
+        await cancel(viaCancel); // recorded by the first replica
+        const [onFirst, onSecond, cancelled] = await Promise.all(held);
+        expect(onFirst.order.status).toBe('approved');
+        expect(onSecond.order.status).toBe('approved');
+        expect(cancelled.order.status).toBe('cancelled');
+      } finally {
+        await second.close();
+      }
+    });
+
+    it('holds at most as many answers as configured, and answers the rest at once', async () => {
+      const narrow = await startServiceForTest(ordersRecipe, {
+        namespace,
+        databaseUrl: testDatabaseUrl('orders'),
+        resetDatabase: false,
+        env: { CATALOG_RPC: catalog.rpcAddress, MAX_HELD_ANSWERS: '1' },
+      });
+      try {
+        const petId = await seedPet('available', 5);
+        const [a, b] = [await undecidedOrder(petId), await undecidedOrder(petId)];
+        const heldFirst = awaitOrder(narrow, a, 2);
+        await new Promise((resolve) => setTimeout(resolve, 200));
+        const [answered, ms] = await timed(() => awaitOrder(narrow, b, 2));
+        expect(answered).toEqual({ order: expect.objectContaining({ id: b, status: 'placed' }) });
+        expect(ms).toBeLessThan(1000);
+        expect(await heldFirst).toMatchObject({ waitApplied: 2 });
+      } finally {
+        await narrow.close();
+      }
     });
   });
 

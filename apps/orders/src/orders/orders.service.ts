@@ -25,7 +25,7 @@ import { OutboxWriter, TransactionHooks, outboxInsert, outboxRow } from '@petsto
 import { DomainError, pageCursor, pageLimit, pageOf, parsePathId } from '@petstore/service-kit';
 import { ORDERS_PRODUCER } from '../config';
 import { KnownPetsService, unknownPet } from '../pets/known-pets.service';
-import { DecisionWaits } from './decision-waits';
+import { announcement, DecisionWaits } from './decision-waits';
 import { IdempotencyKeys, isKeyLockTimeout, keyInUse } from './idempotency-keys';
 import { Order } from './order.entity';
 import { nextStatus, type OrderAction } from './order-transitions';
@@ -92,6 +92,9 @@ export class OrdersService {
       () => this.get({ id: String(orderId), requestId }),
       placed.order,
     );
+    // A replay answers what this request answers: the order as it is after the wait.
+    if (idempotency && waited.order.status !== placed.order.status)
+      await this.keys.remember(this.em, idempotency, waited.order);
     return { ...waited, replayed: false };
   }
 
@@ -149,7 +152,8 @@ export class OrdersService {
 
   async get({ id }: ById): Promise<OrderView> {
     const orderId = parsePathId(id);
-    const order = orderId === undefined ? null : await this.em.findOne(Order, orderId);
+    // refresh: a held answer reads the order again after its decision, in the same unit of work.
+    const order = orderId === undefined ? null : await this.em.findOne(Order, orderId, { refresh: true });
     if (!order) throw orderNotFound(id);
     return toOrderView(order);
   }
@@ -200,24 +204,25 @@ export class OrdersService {
    */
   async decide(em: EntityManager, decisions: Decision[]): Promise<void> {
     if (decisions.length === 0) return;
+    const announce = announcement('decided');
     const decided = await em.execute<{ id: string; status: OrderStatus; seconds: number }[]>(
-      `update store_order o set status = d.status, rejection_reason = d.reason, updated_at = now()
-         from unnest(array[?]::bigint[], array[?]::text[], array[?]::text[]) as d(id, status, reason)
-        where o.id = d.id and o.status = 'placed'
-       returning o.id, o.status, extract(epoch from now() - o.created_at)::float8 as seconds`,
+      `with decided as (
+         update store_order o set status = d.status, rejection_reason = d.reason, updated_at = now()
+           from unnest(array[?]::bigint[], array[?]::text[], array[?]::text[]) as d(id, status, reason)
+          where o.id = d.id and o.status = 'placed'
+         returning o.id, o.status, extract(epoch from now() - o.created_at)::float8 as seconds
+       ), announced as (${announce.sql})
+       select id, status, seconds, (select count(*) from announced) as announcements from decided`,
       [
         decisions.map((decision) => decision.orderId),
         decisions.map((decision) => (decision.reason ? 'rejected' : 'approved')),
         decisions.map((decision) => decision.reason),
+        ...announce.params,
       ],
     );
     if (decided.length < decisions.length) {
       this.logger.debug(`${decisions.length - decided.length} decision(s) for orders no longer placed ignored`);
     }
-    await this.waits.announce(
-      em,
-      decided.map((row) => Number(row.id)),
-    );
     this.hooks.after(em, () => {
       for (const row of decided) {
         ordersDecided.inc({ status: row.status });
