@@ -5,6 +5,7 @@ import { OrdersController } from './orders.controller';
 import { OrdersService } from './orders.service';
 import { DecisionWaits, MAX_HELD_ANSWERS } from './decision-waits';
 import { PetDeletedHandler } from './pet-deleted.handler';
+import { Placements } from './placements';
 import { StockDecisionHandler } from './stock-decision.handler';
 
 export const orderHandlers = [StockDecisionHandler, PetDeletedHandler];
@@ -20,6 +21,7 @@ export class OrdersModule {
         OrdersService,
         IdempotencyKeys,
         DecisionWaits,
+        Placements,
         { provide: MAX_HELD_ANSWERS, useValue: maxHeldAnswers },
         ...orderHandlers,
       ],

@@ -305,6 +305,40 @@ describe('order saga', () => {
     });
   });
 
+  describe('placements that arrive together', () => {
+    it('are placed together, each on its own terms: an unknown pet refuses only its own request', async () => {
+      const petId = await seedPet('available', 100);
+      const requests = Array.from({ length: 30 }, (_, i) =>
+        i % 10 === 5 ? orders.refusal(OrdersPatterns.placeOrder, { order: { petId: 987_654_000 + i, quantity: 1 } }) : place(petId, 1),
+      );
+      const answers = await Promise.all(requests);
+      const placed = answers.filter((answer): answer is PlaceOrderResult => 'order' in (answer as object));
+      expect(placed).toHaveLength(27);
+      expect(new Set(placed.map(({ order }) => order.id)).size).toBe(27);
+      expect(answers.filter((answer) => !('order' in (answer as object)))).toEqual(
+        Array.from({ length: 3 }, () => expect.objectContaining({ status: 422, code: 'UNKNOWN_PET' })),
+      );
+      // Each order's event carries its own id.
+      for (const { order } of placed) {
+        const event = await probe.waitForEvent(OrderPlaced, (e) => e.payload.orderId === order.id);
+        expect(event.payload).toEqual({ orderId: order.id, petId, quantity: 1 });
+      }
+    });
+
+    it('refuses a shipDate outside 1970..9999 once its offset is applied, placing nothing', async () => {
+      const petId = await seedPet('available', 1);
+      for (const shipDate of ['9999-12-31T23:59:59-23:59', '1969-12-31T23:59:59Z']) {
+        expect(await orders.refusal(OrdersPatterns.placeOrder, { order: { petId, quantity: 1, shipDate } })).toMatchObject({
+          status: 400,
+          code: 'VALIDATION_FAILED',
+          details: [{ field: 'shipDate', message: expect.stringContaining('9999-12-31T23:59:59Z') }],
+        });
+      }
+      const page = await orders.send<Page<Order>>(OrdersPatterns.listOrders, { petId, limit: 10, after: 0 });
+      expect(page.items).toEqual([]);
+    });
+  });
+
   describe('queries and refusals', () => {
     it('lists orders by pet, status and completion, a page at a time', async () => {
       const petId = await seedPet('available', 2);

@@ -21,7 +21,7 @@ import {
   type PlaceOrderResult,
   type RejectionReason,
 } from '@petstore/contracts';
-import { OutboxWriter, TransactionHooks, outboxInsert, outboxRow } from '@petstore/messaging';
+import { OutboxWriter, TransactionHooks, outboxRow } from '@petstore/messaging';
 import { DomainError, pageCursor, pageLimit, pageOf, parsePathId } from '@petstore/service-kit';
 import { ORDERS_PRODUCER } from '../config';
 import { KnownPetsService, unknownPet } from '../pets/known-pets.service';
@@ -30,6 +30,7 @@ import { IdempotencyKeys, isKeyLockTimeout, keyInUse } from './idempotency-keys'
 import { Order } from './order.entity';
 import { nextStatus, type OrderAction } from './order-transitions';
 import { toOrderView } from './order.view';
+import { insertOrders, Placements } from './placements';
 import { orderDecisionSeconds, ordersCancelled, ordersDecided, ordersPlaced } from './orders.metrics';
 
 const MAX_QUANTITY = 1000;
@@ -71,6 +72,7 @@ export class OrdersService {
     private readonly pets: KnownPetsService,
     private readonly keys: IdempotencyKeys,
     private readonly waits: DecisionWaits,
+    private readonly placements: Placements,
   ) {}
 
   async place({ order: input, idempotency, requestId, waitSeconds }: PlaceOrderCommand): Promise<PlaceOrderResult> {
@@ -115,10 +117,8 @@ export class OrdersService {
     idempotency: IdempotencyKey | undefined,
   ): Promise<{ order: OrderView; replayed: boolean } | 'pet not known'> {
     if (!idempotency) {
-      const order = await this.insertForKnownPet(this.em, fields, requestId);
-      if (!order) return 'pet not known';
-      this.outbox.committed();
-      return { order, replayed: false };
+      const order = await this.insertForKnownPet(undefined, fields, requestId);
+      return order ? { order, replayed: false } : 'pet not known';
     }
     try {
       return await this.em
@@ -273,35 +273,22 @@ export class OrdersService {
     return true;
   }
 
-  /**
-   * The order and its OrderPlaced in one statement, for a pet known and not deleted. The share
-   * lock on the pet's replica row makes a concurrent PetDeleted wait for this order, so the
-   * deletion cancels it too. The order's id is the database's: the event is built and checked
-   * with a stand-in and the statement puts the id in.
-   */
+  /** The order and its OrderPlaced (see insertOrders); undefined when the pet is not known or deleted. */
   private async insertForKnownPet(
-    em: EntityManager,
-    { petId, quantity, shipDate }: NewOrderFields,
+    em: EntityManager | undefined,
+    order: NewOrderFields,
     requestId: string,
   ): Promise<OrderView | undefined> {
-    if (!Number.isSafeInteger(petId)) return undefined;
-    const event = OrderPlaced.create({ orderId: ORDER_ID_STAND_IN, petId, quantity }, requestMeta(requestId));
-    const outbox = outboxInsert(
-      [outboxRow(event)],
-      `jsonb_set(?::jsonb, '{payload,orderId}', to_jsonb(placed.id))`,
-      'placed',
+    if (!Number.isSafeInteger(order.petId)) return undefined;
+    // The database gives the order its id; the statement puts it into the event built here.
+    const event = OrderPlaced.create(
+      { orderId: ORDER_ID_STAND_IN, petId: order.petId, quantity: order.quantity },
+      requestMeta(requestId),
     );
-    const [row] = await em.execute<{ id: string }[]>(
-      `with placed as (
-         insert into store_order (pet_id, quantity, ship_date)
-         select ?::bigint, ?::integer, ?::timestamptz from known_pet where pet_id = ? and not deleted for share
-         returning id
-       ), outbox as (${outbox.sql})
-       select id from placed`,
-      [petId, quantity, shipDate, petId, ...outbox.params],
-    );
-    if (!row) return undefined;
-    return toOrderView(Object.assign(new Order(), { id: Number(row.id), petId, quantity, shipDate }));
+    const id = em
+      ? (await insertOrders(em, [{ order, row: outboxRow(event) }])).get(0)
+      : await this.placements.place(order, event);
+    return id === undefined ? undefined : toOrderView(Object.assign(new Order(), { ...order, id }));
   }
 
   /** The row lock orders concurrent changes of one order: a client's cancel and the inventory's decision. */
@@ -333,19 +320,25 @@ function newOrderFields(order: NewOrder): NewOrderFields {
   if (typeof quantity !== 'number' || !Number.isInteger(quantity) || quantity < 1 || quantity > MAX_QUANTITY) {
     details.push({ field: 'quantity', message: `must be an integer from 1 to ${MAX_QUANTITY}` });
   }
-  if (shipDate !== undefined && Number.isNaN(Date.parse(shipDate))) {
-    details.push({ field: 'shipDate', message: 'must be an RFC 3339 date-time' });
+  if (shipDate !== undefined && !isShipDate(shipDate)) {
+    details.push({ field: 'shipDate', message: SHIP_DATE_RULE });
   }
   if (details.length) throw new DomainError(400, 'VALIDATION_FAILED', 'The order is not valid', details);
   return { petId, quantity, shipDate: shipDate === undefined ? null : new Date(shipDate) };
 }
 
+const SHIP_DATE_RULE = 'must be an RFC 3339 date-time from 1970-01-01T00:00:00Z to 9999-12-31T23:59:59Z';
+const LATEST_SHIP_DATE = Date.parse('9999-12-31T23:59:59Z');
+
+/** API.md §3: the instant, after its offset, lies in 1970..9999 (the gateway checks the form). */
+function isShipDate(shipDate: string): boolean {
+  const instant = Date.parse(shipDate);
+  return Number.isFinite(instant) && instant >= 0 && instant <= LATEST_SHIP_DATE;
+}
+
 function parseShipDate(shipDate: string): Date {
-  const value = new Date(shipDate);
-  if (Number.isNaN(value.getTime())) {
-    throw new DomainError(400, 'VALIDATION_FAILED', 'The shipDate is not valid', [
-      { field: 'shipDate', message: 'must be an RFC 3339 date-time' },
-    ]);
+  if (!isShipDate(shipDate)) {
+    throw new DomainError(400, 'VALIDATION_FAILED', 'The shipDate is not valid', [{ field: 'shipDate', message: SHIP_DATE_RULE }]);
   }
-  return value;
+  return new Date(shipDate);
 }
