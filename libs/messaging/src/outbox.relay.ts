@@ -56,10 +56,13 @@ const WAKE_CHANNEL = 'petstore_outbox';
  * The claim numbers fresh rows in `seq` order, after any that were numbered before and are
  * still here (a failed or interrupted publish), and commits the numbers before the publish:
  * every copy of an event that Kafka may ever get carries the same number, and along each
- * partition the numbers only grow.
+ * partition the numbers only grow. Under load it also deletes the rows the previous batch
+ * published ($2), which saves a round trip per batch.
  */
 const CLAIM = `
-  with fresh as (
+  with published as (
+    delete from outbox_event where seq = any($2::bigint[])
+  ), fresh as (
     select seq, row_number() over (order by seq) as n
       from (select seq from outbox_event where publish_seq is null order by seq limit $1) f
   ), counter as (
@@ -72,7 +75,7 @@ const CLAIM = `
     returning o.seq, o.publish_seq, o.event_id, o.topic, o.key, o.type, o.envelope, o.traceparent, o.tracestate
   )
   select seq, publish_seq, event_id, topic, key, type, envelope, traceparent, tracestate
-    from outbox_event where publish_seq is not null
+    from outbox_event where publish_seq is not null and seq <> all($2::bigint[])
   union all
   select * from numbered
   order by publish_seq`;
@@ -103,6 +106,8 @@ export class OutboxRelay {
   private purgeTimer?: NodeJS.Timeout;
   private notifying?: Promise<void>;
   private notifyAgain = false;
+  /** Rows on Kafka and still in the outbox: the next claim deletes them. */
+  private publishedRows: string[] = [];
 
   constructor(
     private readonly orm: MikroORM,
@@ -253,7 +258,8 @@ export class OutboxRelay {
     const session = this.session;
     const source = this.source;
     if (!session || !source) return { kind: 'empty' };
-    const { rows } = await session.query<ClaimedRow>(CLAIM, [this.settings.batchSize]);
+    const { rows } = await session.query<ClaimedRow>(CLAIM, [this.settings.batchSize, this.publishedRows]);
+    this.publishedRows = [];
     if (rows.length === 0) return { kind: 'empty' };
     const seqs = rows.map((row) => row.seq);
     const startedAt = performance.now();
@@ -271,7 +277,9 @@ export class OutboxRelay {
     relayPublishSeconds.observe((performance.now() - startedAt) / 1000);
     // Kafka has the events and the outbox still too: a crash here publishes them again, with the same numbers.
     crashPoint('relay.after-publish');
-    await session.query('delete from outbox_event where seq = any($1::bigint[])', [seqs]);
+    // More is waiting: the next claim deletes these; otherwise they go now.
+    if (this.wokenWhileDraining || rows.length >= this.settings.batchSize) this.publishedRows = seqs;
+    else await session.query('delete from outbox_event where seq = any($1::bigint[])', [seqs]);
     relayPublishedEvents.inc(rows.length);
     this.events.emit('published', {
       count: rows.length,
