@@ -13,7 +13,7 @@ import { pageCursor, pageLimit, pageOf, parsePathId } from '@petstore/service-ki
 import { violatedConstraint } from '../common/constraint-violation';
 import { categoryInUse, categoryNameTaken, categoryNotFound } from './categories.errors';
 import { Category } from './category.entity';
-import { toCategoryView } from './category.view';
+import { categoryRowView, toCategoryView, type CategoryRow } from './category.view';
 
 const NAME_UNIQUE_INDEX = 'category_name_lower_key';
 const PET_CATEGORY_FOREIGN_KEY = 'pet_category_id_fkey';
@@ -23,29 +23,24 @@ const PET_CATEGORY_FOREIGN_KEY = 'pet_category_id_fkey';
 export class CategoriesService {
   constructor(private readonly em: EntityManager) {}
 
+  /** Pure reads are plain SQL: no entities to build and track. */
   async list(query: ListCategoriesQuery): Promise<Page<CategoryView>> {
     const limit = pageLimit(query.limit);
-    const rows = await this.em.find(
-      Category,
-      { id: { $gt: pageCursor(query.after) } },
-      { orderBy: { id: 'asc' }, limit: limit + 1 },
+    const rows = await this.em.execute<CategoryRow[]>(
+      'select id, name, description from category where id > ? order by id limit ?',
+      [pageCursor(query.after), limit + 1],
     );
-    return pageOf(rows.map(toCategoryView), limit);
+    return pageOf(rows.map(categoryRowView), limit);
   }
 
-  /** A pure read: a plain row, no entity to build and track. */
   async get({ id }: ById): Promise<CategoryView> {
     const categoryId = parsePathId(id);
-    const row =
+    const [row] =
       categoryId === undefined
-        ? undefined
-        : await this.em
-            .createQueryBuilder(Category)
-            .select(['id', 'name', 'description'])
-            .where({ id: categoryId })
-            .execute<{ id: string; name: string; description: string | null } | undefined>('get', false);
+        ? []
+        : await this.em.execute<CategoryRow[]>('select id, name, description from category where id = ?', [categoryId]);
     if (!row) throw categoryNotFound(id);
-    return toCategoryView({ id: Number(row.id), name: row.name, description: row.description });
+    return categoryRowView(row);
   }
 
   async create({ category }: CreateCategoryCommand): Promise<CategoryView> {

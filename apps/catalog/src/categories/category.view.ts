@@ -9,3 +9,14 @@ export function toCategoryView(category: Pick<Category, 'id' | 'name' | 'descrip
     ...(category.description !== null && { description: category.description }),
   };
 }
+
+/** A category row read without an entity (pure reads): bigint columns arrive as strings. */
+export interface CategoryRow {
+  id: string | number;
+  name: string;
+  description: string | null;
+}
+
+export function categoryRowView(row: CategoryRow): CategoryView {
+  return toCategoryView({ id: Number(row.id), name: row.name, description: row.description });
+}

@@ -18,8 +18,8 @@ export function petRowView(row: PetRow): PetView {
   return { id: Number(row.id), name: row.name, categoryId: Number(row.category_id), status: row.status };
 }
 
-/** The columns a PetRow holds, as QueryBuilder fields. */
-export const PET_ROW_FIELDS = ['id', 'name', 'category', 'status'] as const;
+/** The columns a PetRow holds. */
+export const PET_ROW_COLUMNS = 'id, name, category_id, status';
 
 export function samePet(a: PetView, b: PetView): boolean {
   return a.id === b.id && a.name === b.name && a.categoryId === b.categoryId && a.status === b.status;
