@@ -1,36 +1,45 @@
 /**
- * The error codes of the public contract (API.md §4). Services raise them over RPC;
- * the gateway returns them unchanged in the Error body.
+ * The error codes of the public contract (API.md §4) and the HTTP status each is answered
+ * with (one exception: `BAD_REQUEST` is 417 for an `Expect` that cannot be met). Services
+ * raise them over RPC; the gateway returns them unchanged in the Error body, and its OpenAPI
+ * document groups them by status.
  */
-export const ERROR_CODES = [
-  'INVALID_JSON',
-  'UNSUPPORTED_CONTENT_TYPE',
-  'VALIDATION_FAILED',
-  'UNAUTHORIZED',
-  'FORBIDDEN',
-  'NOT_FOUND',
-  'PET_NOT_FOUND',
-  'CATEGORY_NOT_FOUND',
-  'ORDER_NOT_FOUND',
-  'INVENTORY_ITEM_NOT_FOUND',
-  'METHOD_NOT_ALLOWED',
-  'CATEGORY_NAME_TAKEN',
-  'CATEGORY_IN_USE',
-  'ORDER_NOT_APPROVED',
-  'ORDER_NOT_CANCELLABLE',
-  'IDEMPOTENCY_KEY_IN_USE',
-  'ENDPOINT_SUNSET',
-  'PAYLOAD_TOO_LARGE',
-  'UNKNOWN_PET',
-  'UNKNOWN_CATEGORY',
-  'IDEMPOTENCY_KEY_REUSED',
-  'RATE_LIMITED',
-  'INTERNAL_ERROR',
-  'SERVICE_UNAVAILABLE',
-  'UPSTREAM_TIMEOUT',
-] as const;
+export const ERROR_STATUS = {
+  BAD_REQUEST: 400,
+  INVALID_JSON: 400,
+  UNSUPPORTED_CONTENT_TYPE: 400,
+  VALIDATION_FAILED: 400,
+  UNAUTHORIZED: 401,
+  FORBIDDEN: 403,
+  NOT_FOUND: 404,
+  PET_NOT_FOUND: 404,
+  CATEGORY_NOT_FOUND: 404,
+  ORDER_NOT_FOUND: 404,
+  INVENTORY_ITEM_NOT_FOUND: 404,
+  METHOD_NOT_ALLOWED: 405,
+  REQUEST_TIMEOUT: 408,
+  CATEGORY_NAME_TAKEN: 409,
+  CATEGORY_IN_USE: 409,
+  ORDER_NOT_APPROVED: 409,
+  ORDER_NOT_CANCELLABLE: 409,
+  IDEMPOTENCY_KEY_IN_USE: 409,
+  ENDPOINT_SUNSET: 410,
+  PAYLOAD_TOO_LARGE: 413,
+  URI_TOO_LONG: 414,
+  UNSUPPORTED_CONTENT_ENCODING: 415,
+  UNKNOWN_PET: 422,
+  UNKNOWN_CATEGORY: 422,
+  IDEMPOTENCY_KEY_REUSED: 422,
+  RATE_LIMITED: 429,
+  HEADERS_TOO_LARGE: 431,
+  INTERNAL_ERROR: 500,
+  SERVICE_UNAVAILABLE: 503,
+  UPSTREAM_TIMEOUT: 504,
+} as const satisfies Record<string, number>;
 
-export type ErrorCode = (typeof ERROR_CODES)[number];
+export type ErrorCode = keyof typeof ERROR_STATUS;
+
+export const ERROR_CODES = Object.keys(ERROR_STATUS) as ErrorCode[];
 
 export interface FieldError {
   field: string;

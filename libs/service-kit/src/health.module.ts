@@ -1,6 +1,6 @@
 import { Controller, Get, HttpCode, Inject, Module, Res, type DynamicModule, type Type } from '@nestjs/common';
-import { MessagePattern } from '@nestjs/microservices';
-import { HealthPatterns, type HealthReply } from '@petstore/contracts';
+import { HealthRpc, type HealthReply } from '@petstore/contracts';
+import { RpcHandler } from './rpc-handler.decorator';
 
 /** Something a service needs before it can do useful work: its database, the broker. */
 export interface ReadinessCheck {
@@ -39,7 +39,7 @@ class HealthController {
   }
 
   /** The gateway's readiness asks each service over its RPC transport, so that transport is checked too. */
-  @MessagePattern(HealthPatterns.check)
+  @RpcHandler(HealthRpc.check)
   async rpcReady(): Promise<HealthReply> {
     return { service: this.service, ready: (await this.readiness()).ready };
   }

@@ -6,3 +6,4 @@ export * from './path-id';
 export * from './rpc-error.filter';
 export * from './service-config';
 export * from './run-service';
+export * from './rpc-handler.decorator';

@@ -1,8 +1,8 @@
 import { CreateRequestContext, MikroORM } from '@mikro-orm/postgresql';
 import { Controller } from '@nestjs/common';
-import { MessagePattern, Payload } from '@nestjs/microservices';
+import { Payload } from '@nestjs/microservices';
 import {
-  CatalogPatterns,
+  CatalogRpc,
   type ById,
   type Category,
   type CreateCategoryCommand,
@@ -10,6 +10,7 @@ import {
   type Page,
   type ReplaceCategoryCommand,
 } from '@petstore/contracts';
+import { RpcHandler } from '@petstore/service-kit';
 import { CategoriesService } from './categories.service';
 
 /** Each message gets its own EntityManager fork (@CreateRequestContext reads `orm`). */
@@ -20,31 +21,31 @@ export class CategoriesController {
     private readonly orm: MikroORM,
   ) {}
 
-  @MessagePattern(CatalogPatterns.listCategories)
+  @RpcHandler(CatalogRpc.listCategories)
   @CreateRequestContext()
   list(@Payload() query: ListCategoriesQuery): Promise<Page<Category>> {
     return this.categories.list(query);
   }
 
-  @MessagePattern(CatalogPatterns.createCategory)
+  @RpcHandler(CatalogRpc.createCategory)
   @CreateRequestContext()
   create(@Payload() command: CreateCategoryCommand): Promise<Category> {
     return this.categories.create(command);
   }
 
-  @MessagePattern(CatalogPatterns.getCategory)
+  @RpcHandler(CatalogRpc.getCategory)
   @CreateRequestContext()
   get(@Payload() query: ById): Promise<Category> {
     return this.categories.get(query);
   }
 
-  @MessagePattern(CatalogPatterns.replaceCategory)
+  @RpcHandler(CatalogRpc.replaceCategory)
   @CreateRequestContext()
   replace(@Payload() command: ReplaceCategoryCommand): Promise<Category> {
     return this.categories.replace(command);
   }
 
-  @MessagePattern(CatalogPatterns.deleteCategory)
+  @RpcHandler(CatalogRpc.deleteCategory)
   @CreateRequestContext()
   async delete(@Payload() command: ById): Promise<null> {
     await this.categories.delete(command);

@@ -1,8 +1,8 @@
 import { CreateRequestContext, MikroORM } from '@mikro-orm/postgresql';
 import { Controller } from '@nestjs/common';
-import { MessagePattern, Payload } from '@nestjs/microservices';
+import { Payload } from '@nestjs/microservices';
 import {
-  CatalogPatterns,
+  CatalogRpc,
   type ById,
   type CreatePetCommand,
   type ListPetsQuery,
@@ -12,6 +12,7 @@ import {
   type PetWithCategory,
   type ReplacePetCommand,
 } from '@petstore/contracts';
+import { RpcHandler } from '@petstore/service-kit';
 import { PetsService } from './pets.service';
 
 /** Each message gets its own EntityManager fork (@CreateRequestContext reads `orm`). */
@@ -22,43 +23,43 @@ export class PetsController {
     private readonly orm: MikroORM,
   ) {}
 
-  @MessagePattern(CatalogPatterns.listPets)
+  @RpcHandler(CatalogRpc.listPets)
   @CreateRequestContext()
   list(@Payload() query: ListPetsQuery): Promise<Page<Pet>> {
     return this.pets.list(query);
   }
 
-  @MessagePattern(CatalogPatterns.createPet)
+  @RpcHandler(CatalogRpc.createPet)
   @CreateRequestContext()
   create(@Payload() command: CreatePetCommand): Promise<Pet> {
     return this.pets.create(command);
   }
 
-  @MessagePattern(CatalogPatterns.getPet)
+  @RpcHandler(CatalogRpc.getPet)
   @CreateRequestContext()
   get(@Payload() query: ById): Promise<Pet> {
     return this.pets.get(query);
   }
 
-  @MessagePattern(CatalogPatterns.getPetDetails)
+  @RpcHandler(CatalogRpc.getPetDetails)
   @CreateRequestContext()
   details(@Payload() query: ById): Promise<PetWithCategory> {
     return this.pets.details(query);
   }
 
-  @MessagePattern(CatalogPatterns.replacePet)
+  @RpcHandler(CatalogRpc.replacePet)
   @CreateRequestContext()
   replace(@Payload() command: ReplacePetCommand): Promise<Pet> {
     return this.pets.replace(command);
   }
 
-  @MessagePattern(CatalogPatterns.patchPet)
+  @RpcHandler(CatalogRpc.patchPet)
   @CreateRequestContext()
   patch(@Payload() command: PatchPetCommand): Promise<Pet> {
     return this.pets.patch(command);
   }
 
-  @MessagePattern(CatalogPatterns.deletePet)
+  @RpcHandler(CatalogRpc.deletePet)
   @CreateRequestContext()
   async delete(@Payload() command: ById): Promise<null> {
     await this.pets.delete(command);

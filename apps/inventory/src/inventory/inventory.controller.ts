@@ -1,14 +1,15 @@
 import { CreateRequestContext, MikroORM } from '@mikro-orm/postgresql';
 import { Controller } from '@nestjs/common';
-import { MessagePattern, Payload } from '@nestjs/microservices';
+import { Payload } from '@nestjs/microservices';
 import {
-  InventoryPatterns,
+  InventoryRpc,
   type InventoryItem,
   type InventoryItemQuery,
   type ListInventoryQuery,
   type Page,
   type SetStockCommand,
 } from '@petstore/contracts';
+import { RpcHandler } from '@petstore/service-kit';
 import { InventoryService } from './inventory.service';
 
 /** Each message gets its own EntityManager fork (@CreateRequestContext reads `orm`). */
@@ -19,19 +20,19 @@ export class InventoryController {
     private readonly orm: MikroORM,
   ) {}
 
-  @MessagePattern(InventoryPatterns.listInventory)
+  @RpcHandler(InventoryRpc.listInventory)
   @CreateRequestContext()
   list(@Payload() query: ListInventoryQuery): Promise<Page<InventoryItem>> {
     return this.inventory.list(query);
   }
 
-  @MessagePattern(InventoryPatterns.getInventoryItem)
+  @RpcHandler(InventoryRpc.getInventoryItem)
   @CreateRequestContext()
   get(@Payload() query: InventoryItemQuery): Promise<InventoryItem> {
     return this.inventory.get(query);
   }
 
-  @MessagePattern(InventoryPatterns.setStock)
+  @RpcHandler(InventoryRpc.setStock)
   @CreateRequestContext()
   setStock(@Payload() command: SetStockCommand): Promise<InventoryItem> {
     return this.inventory.setStock(command);

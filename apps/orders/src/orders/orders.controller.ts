@@ -1,8 +1,8 @@
 import { CreateRequestContext, MikroORM } from '@mikro-orm/postgresql';
 import { Controller } from '@nestjs/common';
-import { MessagePattern, Payload } from '@nestjs/microservices';
+import { Payload } from '@nestjs/microservices';
 import {
-  OrdersPatterns,
+  OrdersRpc,
   type AwaitOrderQuery,
   type AwaitOrderResult,
   type ById,
@@ -14,6 +14,7 @@ import {
   type PlaceOrderCommand,
   type PlaceOrderResult,
 } from '@petstore/contracts';
+import { RpcHandler } from '@petstore/service-kit';
 import { OrdersService } from './orders.service';
 
 /** Each message gets its own EntityManager fork (@CreateRequestContext reads `orm`). */
@@ -24,37 +25,37 @@ export class OrdersController {
     private readonly orm: MikroORM,
   ) {}
 
-  @MessagePattern(OrdersPatterns.placeOrder)
+  @RpcHandler(OrdersRpc.placeOrder)
   @CreateRequestContext()
   place(@Payload() command: PlaceOrderCommand): Promise<PlaceOrderResult> {
     return this.orders.place(command);
   }
 
-  @MessagePattern(OrdersPatterns.listOrders)
+  @RpcHandler(OrdersRpc.listOrders)
   @CreateRequestContext()
   list(@Payload() query: ListOrdersQuery): Promise<Page<Order>> {
     return this.orders.list(query);
   }
 
-  @MessagePattern(OrdersPatterns.getOrder)
+  @RpcHandler(OrdersRpc.getOrder)
   @CreateRequestContext()
   get(@Payload() query: ById): Promise<Order> {
     return this.orders.get(query);
   }
 
-  @MessagePattern(OrdersPatterns.awaitOrder)
+  @RpcHandler(OrdersRpc.awaitOrder)
   @CreateRequestContext()
   await(@Payload() query: AwaitOrderQuery): Promise<AwaitOrderResult> {
     return this.orders.await(query);
   }
 
-  @MessagePattern(OrdersPatterns.fulfilOrder)
+  @RpcHandler(OrdersRpc.fulfilOrder)
   @CreateRequestContext()
   fulfil(@Payload() command: FulfilOrderCommand): Promise<Order> {
     return this.orders.fulfil(command);
   }
 
-  @MessagePattern(OrdersPatterns.cancelOrder)
+  @RpcHandler(OrdersRpc.cancelOrder)
   @CreateRequestContext()
   cancel(@Payload() command: CancelOrderCommand): Promise<Order> {
     return this.orders.cancel(command);

@@ -1,20 +1,6 @@
 import type { Category, NewCategory, NewPet, Pet, PetStatus } from '../model';
-import type { ById, PageQuery, RpcRequest } from './rpc';
-
-export const CatalogPatterns = {
-  listPets: { cmd: 'pets.list' },
-  createPet: { cmd: 'pets.create' },
-  getPet: { cmd: 'pets.get' },
-  getPetDetails: { cmd: 'pets.details' },
-  replacePet: { cmd: 'pets.replace' },
-  patchPet: { cmd: 'pets.patch' },
-  deletePet: { cmd: 'pets.delete' },
-  listCategories: { cmd: 'categories.list' },
-  createCategory: { cmd: 'categories.create' },
-  getCategory: { cmd: 'categories.get' },
-  replaceCategory: { cmd: 'categories.replace' },
-  deleteCategory: { cmd: 'categories.delete' },
-} as const;
+import { defineRpc, patternsOf } from './define-rpc';
+import type { ById, Page, PageQuery, RpcRequest } from './rpc';
 
 export interface ListPetsQuery extends RpcRequest, PageQuery {
   status?: PetStatus[];
@@ -49,3 +35,21 @@ export interface CreateCategoryCommand extends RpcRequest {
 export interface ReplaceCategoryCommand extends ById {
   category: NewCategory;
 }
+
+/** What the catalog answers. A delete answers `null`. */
+export const CatalogRpc = {
+  listPets: defineRpc<ListPetsQuery, Page<Pet>>()('catalog', 'pets.list'),
+  createPet: defineRpc<CreatePetCommand, Pet>()('catalog', 'pets.create'),
+  getPet: defineRpc<ById, Pet>()('catalog', 'pets.get'),
+  getPetDetails: defineRpc<ById, PetWithCategory>()('catalog', 'pets.details'),
+  replacePet: defineRpc<ReplacePetCommand, Pet>()('catalog', 'pets.replace'),
+  patchPet: defineRpc<PatchPetCommand, Pet>()('catalog', 'pets.patch'),
+  deletePet: defineRpc<ById, null>()('catalog', 'pets.delete'),
+  listCategories: defineRpc<ListCategoriesQuery, Page<Category>>()('catalog', 'categories.list'),
+  createCategory: defineRpc<CreateCategoryCommand, Category>()('catalog', 'categories.create'),
+  getCategory: defineRpc<ById, Category>()('catalog', 'categories.get'),
+  replaceCategory: defineRpc<ReplaceCategoryCommand, Category>()('catalog', 'categories.replace'),
+  deleteCategory: defineRpc<ById, null>()('catalog', 'categories.delete'),
+};
+
+export const CatalogPatterns = patternsOf(CatalogRpc);

@@ -1,3 +1,4 @@
+export * from './define-rpc';
 export * from './rpc';
 export * from './catalog.rpc';
 export * from './orders.rpc';

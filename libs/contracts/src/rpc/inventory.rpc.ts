@@ -1,11 +1,6 @@
-import type { PetStatus } from '../model';
-import type { PageQuery, RpcRequest } from './rpc';
-
-export const InventoryPatterns = {
-  listInventory: { cmd: 'inventory.list' },
-  getInventoryItem: { cmd: 'inventory.get' },
-  setStock: { cmd: 'inventory.set' },
-} as const;
+import type { InventoryItem, PetStatus } from '../model';
+import { defineRpc, patternsOf } from './define-rpc';
+import type { Page, PageQuery, RpcRequest } from './rpc';
 
 /** Paged by pet id. */
 export interface ListInventoryQuery extends RpcRequest, PageQuery {
@@ -20,3 +15,20 @@ export interface SetStockCommand extends RpcRequest {
   petId: string;
   quantity: number;
 }
+
+export const InventoryRpc = {
+  listInventory: defineRpc<ListInventoryQuery, Page<InventoryItem>>()('inventory', 'inventory.list'),
+  getInventoryItem: defineRpc<InventoryItemQuery, InventoryItem>()('inventory', 'inventory.get'),
+  /** The service checks the count itself: it is the one place that keeps stock. */
+  setStock: defineRpc<SetStockCommand, InventoryItem>()('inventory', 'inventory.set', {
+    type: 'object',
+    required: ['petId', 'quantity', 'requestId'],
+    properties: {
+      requestId: { type: 'string' },
+      petId: { type: 'string' },
+      quantity: { type: 'integer', minimum: 0, maximum: 1_000_000 },
+    },
+  }),
+};
+
+export const InventoryPatterns = patternsOf(InventoryRpc);

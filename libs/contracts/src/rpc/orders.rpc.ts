@@ -1,15 +1,6 @@
 import type { NewOrder, Order, OrderStatus } from '../model';
-import type { ById, PageQuery, RpcRequest } from './rpc';
-
-export const OrdersPatterns = {
-  placeOrder: { cmd: 'orders.place' },
-  listOrders: { cmd: 'orders.list' },
-  getOrder: { cmd: 'orders.get' },
-  /** getOrder held until the order leaves `placed` or the wait elapses (`Prefer: wait`, API.md §9). */
-  awaitOrder: { cmd: 'orders.await' },
-  fulfilOrder: { cmd: 'orders.fulfil' },
-  cancelOrder: { cmd: 'orders.cancel' },
-} as const;
+import { defineRpc, patternsOf } from './define-rpc';
+import type { ById, Page, PageQuery, RpcRequest } from './rpc';
 
 export interface IdempotencyKey {
   /** Keys are scoped to the API key that sent them (its stable name, never the secret). */
@@ -65,3 +56,39 @@ export interface FulfilOrderCommand extends ById {
 }
 
 export type CancelOrderCommand = ById;
+
+const shipDate = { type: 'string', format: 'date-time' };
+
+/** The orders service checks what it stores from a command (orders, ship dates) itself. */
+export const OrdersRpc = {
+  placeOrder: defineRpc<PlaceOrderCommand, PlaceOrderResult>()('orders', 'orders.place', {
+    type: 'object',
+    required: ['order', 'requestId'],
+    properties: {
+      requestId: { type: 'string' },
+      order: {
+        type: 'object',
+        required: ['petId', 'quantity'],
+        properties: {
+          petId: { type: 'integer', minimum: 1 },
+          quantity: { type: 'integer', minimum: 1, maximum: 1000 },
+          shipDate,
+        },
+        additionalProperties: false,
+      },
+      waitSeconds: { type: 'integer', minimum: 1, maximum: 10 },
+    },
+  }),
+  listOrders: defineRpc<ListOrdersQuery, Page<Order>>()('orders', 'orders.list'),
+  getOrder: defineRpc<ById, Order>()('orders', 'orders.get'),
+  /** getOrder held until the order leaves `placed` or the wait elapses (`Prefer: wait`, API.md §9). */
+  awaitOrder: defineRpc<AwaitOrderQuery, AwaitOrderResult>()('orders', 'orders.await'),
+  fulfilOrder: defineRpc<FulfilOrderCommand, Order>()('orders', 'orders.fulfil', {
+    type: 'object',
+    required: ['id', 'requestId'],
+    properties: { requestId: { type: 'string' }, id: { type: 'string' }, shipDate },
+  }),
+  cancelOrder: defineRpc<CancelOrderCommand, Order>()('orders', 'orders.cancel'),
+};
+
+export const OrdersPatterns = patternsOf(OrdersRpc);

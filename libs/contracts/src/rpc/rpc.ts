@@ -1,6 +1,13 @@
-/** Every RPC payload carries the gateway's request id, which becomes the events' correlation id. */
+import { defineRpc, patternsOf } from './define-rpc';
+
+/**
+ * Every RPC payload carries the gateway's request id, which becomes the events' correlation id,
+ * and the W3C trace context of the call when tracing is on (the gateway's upstream client sets it).
+ */
 export interface RpcRequest {
   requestId: string;
+  traceparent?: string;
+  tracestate?: string;
 }
 
 /** Keyset paging: `after` is the last id the client has seen (0 = from the start). */
@@ -24,6 +31,9 @@ export interface HealthReply {
   ready: boolean;
 }
 
-export const HealthPatterns = {
-  check: { cmd: 'health.check' },
-} as const;
+export const HealthRpc = {
+  /** Answered by every service: ready means its database and broker are reachable. */
+  check: defineRpc<RpcRequest, HealthReply>()(undefined, 'health.check'),
+};
+
+export const HealthPatterns = patternsOf(HealthRpc);

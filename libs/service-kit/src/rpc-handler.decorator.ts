@@ -1,0 +1,26 @@
+import { MessagePattern } from '@nestjs/microservices';
+import type { AnyRpcDefinition, ReplyOf, RequestOf } from '@petstore/contracts';
+import { DomainError } from './domain-error';
+
+/** What a handler of `D` must look like: it takes D's request and answers D's reply. */
+export type RpcHandlerOf<D extends AnyRpcDefinition> = (request: RequestOf<D>) => ReplyOf<D> | Promise<ReplyOf<D>>;
+
+/**
+ * `@RpcHandler(CatalogRpc.getPet)` on a controller method: routes the pattern to it, and
+ * TypeScript refuses a method whose request or reply differs from the definition. Where the
+ * definition has a request schema, a request that breaks it is refused with 400
+ * `VALIDATION_FAILED` before the method runs.
+ */
+export function RpcHandler<D extends AnyRpcDefinition>(rpc: D) {
+  return <T extends RpcHandlerOf<D>>(target: object, key: string | symbol, descriptor: TypedPropertyDescriptor<T>): void => {
+    const handler = descriptor.value;
+    if (rpc.requestSchema && handler) {
+      descriptor.value = function (this: unknown, request: RequestOf<D>) {
+        const details = rpc.check(request);
+        if (details.length > 0) throw new DomainError(400, 'VALIDATION_FAILED', `The ${rpc.pattern.cmd} request is not valid`, details);
+        return handler.call(this, request);
+      } as T;
+    }
+    MessagePattern(rpc.pattern)(target, key, descriptor);
+  };
+}
