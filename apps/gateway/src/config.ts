@@ -7,37 +7,10 @@ import {
   nodeEnv,
   port,
   str,
-  type ConfigShape,
   type Env,
-  type LogLevel,
-  type NodeEnv,
   type Reader,
 } from '@petstore/config';
 import { DEV_API_KEY, parseApiKeys, type ApiKeyConfig } from './auth/api-keys';
-
-export interface RpcAddress {
-  host: string;
-  port: number;
-}
-
-export interface GatewayConfig {
-  nodeEnv: NodeEnv;
-  host: string;
-  httpPort: number;
-  catalogRpc: RpcAddress;
-  ordersRpc: RpcAddress;
-  inventoryRpc: RpcAddress;
-  apiKeys: ApiKeyConfig[];
-  /** Requests per second per API key; 0 switches rate limiting (and its headers) off. */
-  rateLimitPerSecond: number;
-  upstreamTimeoutMs: number;
-  /** How long `GET /v2/pets/{petId}` waits for the inventory part before answering `inventory: null`. */
-  inventoryDetailsTimeoutMs: number;
-  /** After this instant `GET /v1/pets/{petId}` answers 410. */
-  petsV1Sunset: Date;
-  logLevel: LogLevel;
-}
-
 
 /**
  * `API_KEYS`: a JSON array of `{ name, key | sha256, scopes }`. Outside production an unset
@@ -64,7 +37,7 @@ export const apiKeys: Reader<ApiKeyConfig[]> = (env: Env) => {
   return keys;
 };
 
-export const gatewayConfigShape: ConfigShape<GatewayConfig> = {
+export const gatewayConfigShape = {
   nodeEnv,
   host: str('HOST', '0.0.0.0'),
   httpPort: port('HTTP_PORT', 3000),
@@ -72,12 +45,16 @@ export const gatewayConfigShape: ConfigShape<GatewayConfig> = {
   ordersRpc: hostPort('ORDERS_RPC', '127.0.0.1:4002'),
   inventoryRpc: hostPort('INVENTORY_RPC', '127.0.0.1:4003'),
   apiKeys,
+  /** Requests per second per API key; 0 switches rate limiting (and its headers) off. */
   rateLimitPerSecond: int('RATE_LIMIT_PER_SECOND', 1000, { min: 0, max: 1_000_000 }),
   upstreamTimeoutMs: int('UPSTREAM_TIMEOUT_MS', 5000, { min: 1, max: 600_000 }),
+  /** How long `GET /v2/pets/{petId}` waits for the inventory part before answering `inventory: null`. */
   inventoryDetailsTimeoutMs: int('INVENTORY_DETAILS_TIMEOUT_MS', 500, { min: 1, max: 600_000 }),
+  /** After this instant `GET /v1/pets/{petId}` answers 410. */
   petsV1Sunset: instant('PETS_V1_SUNSET', '2027-06-30T23:59:59Z'),
   logLevel,
 };
 
-/** Injection token of the gateway's `GatewayConfig`. */
-export const GATEWAY_CONFIG = Symbol('GATEWAY_CONFIG');
+export type GatewayConfig = { [K in keyof typeof gatewayConfigShape]: ReturnType<(typeof gatewayConfigShape)[K]> };
+export type RpcAddress = GatewayConfig['catalogRpc'];
+

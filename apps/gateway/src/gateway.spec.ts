@@ -1,10 +1,9 @@
-import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { CatalogPatterns, ERROR_CODES, HealthPatterns, InventoryPatterns, OrdersPatterns } from '@petstore/contracts';
 import { connect } from 'node:net';
 import type { GatewayConfig } from './config';
-import { createGateway } from './gateway';
 import { closedPort, FakeService, rpcError } from './testing/fake-service';
-import { call, type HttpResponse, type RequestOptions } from './testing/http-client';
+import { startGateway as startTestGateway, type GatewayUnderTest } from './testing/gateway-under-test';
+import type { HttpResponse } from './testing/http-client';
 
 // Gateway-level behaviour only, with small real TCP microservices standing in for the
 // services. What the services do with a request is tested end to end in apps/gateway-e2e.
@@ -21,41 +20,23 @@ const inventory = new FakeService([...Object.values(InventoryPatterns), HealthPa
 const rex = { id: 7, name: 'Rex', categoryId: 1, status: 'available' };
 const never = () => new Promise(() => undefined);
 
-interface Running {
-  app: NestFastifyApplication;
-  url: string;
-  routes: Array<{ method: string; url: string }>;
-  call(method: string, path: string, options?: RequestOptions): Promise<HttpResponse>;
+interface Running extends GatewayUnderTest {
+  app: { close(): Promise<void> };
 }
 
 async function startGateway(overrides: Partial<GatewayConfig> = {}): Promise<Running> {
-  const config: GatewayConfig = {
-    nodeEnv: 'test',
-    host: '127.0.0.1',
-    httpPort: 0,
-    catalogRpc: { host: '127.0.0.1', port: catalog.port },
-    ordersRpc: { host: '127.0.0.1', port: orders.port },
-    inventoryRpc: { host: '127.0.0.1', port: inventory.port },
-    apiKeys: [
-      { name: 'admin', key: ADMIN, scopes: ['*'] },
-      { name: 'reader', key: READER, scopes: ['catalog:read', 'orders:read', 'inventory:read'] },
-      { name: 'shop', key: ORDERS, scopes: ['orders:read', 'orders:write'] },
-    ],
-    rateLimitPerSecond: 1000,
-    upstreamTimeoutMs: 400,
-    inventoryDetailsTimeoutMs: 150,
-    petsV1Sunset: new Date('2999-01-01T00:00:00Z'),
-    logLevel: 'error',
-    ...overrides,
-  };
-  const app = await createGateway(config);
-  const routes: Running['routes'] = [];
-  app.getHttpAdapter().getInstance().addHook('onRoute', (route) => {
-    for (const method of [route.method].flat()) routes.push({ method, url: route.url });
-  });
-  await app.listen(0, '127.0.0.1');
-  const url = await app.getUrl();
-  return { app, url, routes, call: (method, path, options) => call(url, method, path, options) };
+  const running = await startTestGateway(
+    { catalog, orders, inventory },
+    {
+      apiKeys: [
+        { name: 'admin', key: ADMIN, scopes: ['*'] },
+        { name: 'reader', key: READER, scopes: ['catalog:read', 'orders:read', 'inventory:read'] },
+        { name: 'shop', key: ORDERS, scopes: ['orders:read', 'orders:write'] },
+      ],
+      ...overrides,
+    },
+  );
+  return { ...running, app: { close: running.close } };
 }
 
 function expectError(response: HttpResponse, status: number, code: string): void {
@@ -240,7 +221,7 @@ describe('the request form', () => {
     });
     expect(raw).toMatch(/^HTTP\/1\.1 400 /);
     const requestId = /X-Request-Id: (\S+)/.exec(raw)?.[1];
-    expect(JSON.parse(raw.slice(raw.indexOf('\r\n\r\n') + 4))).toMatchObject({ status: 400, code: 'VALIDATION_FAILED', requestId });
+    expect(JSON.parse(raw.slice(raw.indexOf('\r\n\r\n') + 4))).toMatchObject({ status: 400, code: 'BAD_REQUEST', requestId });
   });
 
   it('refuses a cancel with a body, and takes it without one', async () => {

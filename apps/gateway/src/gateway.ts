@@ -1,53 +1,95 @@
+import fastifySwagger from '@fastify/swagger';
 import { Logger } from '@nestjs/common';
-import { NestFactory } from '@nestjs/core';
-import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
-import type { FastifyReply, FastifyRequest } from 'fastify';
-import { AppModule } from './app.module';
 import { logLevelsFrom } from '@petstore/config';
+import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply, type FastifyRequest, type RouteOptions } from 'fastify';
+import { categoriesOperations } from './categories/categories.routes';
+import { namedSchemas } from './common/schemas';
 import type { GatewayConfig } from './config';
-import { clientErrorHandler } from './http/client-error';
+import { registerDocs } from './docs/docs.routes';
+import { registerHealth } from './health/health.routes';
+import { ApiError, internalError, pathOf, sendError, validationFailed } from './http/api-error';
+import { clientErrorHandler, expectationFailed, MAX_URL_LENGTH } from './http/client-error';
 import { BODY_LIMIT, registerBodyParsers } from './http/json-body';
+import { swaggerOptions } from './http/openapi';
+import { toRoute } from './http/operation';
+import { requestGate, rewriteUrl } from './http/request-gate';
 import { genReqId } from './http/request-id';
-import { RequestGate } from './http/request-gate';
+import { RequestFormError, requestFormDetails, validatorCompiler } from './http/validation';
+import { inventoryOperations } from './inventory/inventory.routes';
+import { ordersOperations } from './orders/orders.routes';
+import { petsOperations } from './pets/pets.routes';
+import { Upstream } from './upstream/upstream';
+
+/** How long a request may take to arrive, and how many connections are open at once. */
+export interface HttpLimits {
+  /** Headers and body together (API.md §4: 408 after it); also the bound of the headers alone. */
+  requestTimeoutMs: number;
+  maxConnections: number;
+}
+
+export const HTTP_LIMITS: HttpLimits = { requestTimeoutMs: 10_000, maxConnections: 4096 };
+
+const logger = new Logger('Gateway');
+
+/** Every error leaves as the Error object; bugs are logged and answered 500 without their text. */
+function toApiError(error: FastifyError, request: FastifyRequest): ApiError {
+  if (error instanceof ApiError) return error;
+  if (error instanceof RequestFormError) return validationFailed(requestFormDetails(request));
+  if (error.code === 'FST_ERR_CTP_BODY_TOO_LARGE') return new ApiError('PAYLOAD_TOO_LARGE', 'The request body is larger than 64 KiB');
+  if (error.code === 'FST_ERR_CTP_INVALID_CONTENT_LENGTH') return new ApiError('BAD_REQUEST', 'The request body does not match its Content-Length');
+  logger.error(`${request.method} ${pathOf(request.url)} [${request.id}] failed: ${error.stack ?? error.message}`);
+  return internalError();
+}
+
+function onError(error: FastifyError, request: FastifyRequest, reply: FastifyReply): void {
+  // A client that went away mid-request gets no answer.
+  if (request.raw.socket?.destroyed) return;
+  sendError(reply, toApiError(error, request));
+}
 
 /**
- * Builds the gateway without listening: `main.ts` listens on the configured port, the tests
- * on a free one. Everything per request that can be decided once is decided here or at
- * module init (keys hashed, schemas compiled, the OpenAPI document serialized).
+ * Builds the gateway without listening: `main.ts` listens on the configured port, the tests on
+ * a free one. Everything per request that can be decided once is decided here (keys hashed,
+ * schemas compiled, the OpenAPI document serialized at ready).
  */
-export async function createGateway(config: GatewayConfig): Promise<NestFastifyApplication> {
-  // The gate is a Nest provider, so it exists only once the adapter has been handed to Nest.
-  const late: { gate?: RequestGate } = {};
-  const adapter = new FastifyAdapter({
+export async function createGateway(config: GatewayConfig, limits: Partial<HttpLimits> = {}, onRoute?: (route: RouteOptions) => void): Promise<FastifyInstance> {
+  const { requestTimeoutMs, maxConnections } = { ...HTTP_LIMITS, ...limits };
+  Logger.overrideLogger(logLevelsFrom(config.logLevel));
+  const app = Fastify({
+    logger: false,
     bodyLimit: BODY_LIMIT,
     genReqId,
-    logger: false,
     clientErrorHandler,
-    // Requests Fastify cannot route (bad percent-encoding, a too-long parameter) still get the Error shape.
-    frameworkErrors: (error: Error, request: FastifyRequest, reply: FastifyReply) => {
-      if (late.gate) late.gate.onFrameworkError(error, request, reply);
-      else reply.code(503).send();
-    },
+    rewriteUrl: (raw) => rewriteUrl(raw.url ?? '/'),
+    requestTimeout: requestTimeoutMs,
+    // Ids longer than the default 100 characters still reach their operation, to be refused as ids.
+    routerOptions: { maxParamLength: MAX_URL_LENGTH },
+    http: { requireHostHeader: false, headersTimeout: requestTimeoutMs, connectionsCheckingInterval: Math.min(1000, requestTimeoutMs / 2) },
   });
-  const app = await NestFactory.create<NestFastifyApplication>(AppModule.forRoot(config), adapter, {
-    bodyParser: false,
-    logger: logLevelsFrom(config.logLevel),
-  });
-  const requestGate = app.get(RequestGate);
-  late.gate = requestGate;
-  const fastify = adapter.getInstance();
-  fastify.decorateRequest('operation', null);
-  fastify.decorateRequest('principal', null);
-  registerBodyParsers(fastify);
-  fastify.addHook('onRequest', requestGate.onRequest);
-  fastify.addHook('preHandler', requestGate.preHandler);
+  app.server.maxConnections = maxConnections;
+  app.server.on('checkExpectation', expectationFailed);
+
+  const upstream = new Upstream(config);
+  app.addHook('onClose', () => upstream.close());
+  app.decorateRequest('principal', null);
+  for (const schema of namedSchemas()) app.addSchema(schema);
+  app.setValidatorCompiler(validatorCompiler(namedSchemas));
+  app.setSerializerCompiler(() => (data) => JSON.stringify(data));
+  registerBodyParsers(app);
+  app.addHook('onRequest', requestGate(config));
+  app.setErrorHandler(onError);
+  app.setNotFoundHandler((request, reply) => sendError(reply, new ApiError('NOT_FOUND', `There is nothing at ${pathOf(request.url)}`)));
   if (config.logLevel === 'debug' || config.logLevel === 'verbose') {
-    const logger = new Logger('HTTP');
-    fastify.addHook('onResponse', (request: FastifyRequest, reply: FastifyReply, done) => {
-      logger.debug(`${request.method} ${request.url} ${reply.statusCode} ${reply.elapsedTime.toFixed(1)} ms [${request.id}]`);
-      done();
+    app.addHook('onResponse', async (request, reply) => {
+      logger.debug(`${request.method} ${pathOf(request.url)} ${reply.statusCode} ${reply.elapsedTime.toFixed(1)} ms [${request.id}]`);
     });
   }
-  app.enableShutdownHooks();
+
+  await app.register(fastifySwagger, swaggerOptions);
+  if (onRoute) app.addHook('onRoute', onRoute);
+  const operations = [...petsOperations(upstream, config), ...categoriesOperations(upstream), ...ordersOperations(upstream, config), ...inventoryOperations(upstream)];
+  for (const operation of operations) app.route(toRoute(operation, config.petsV1Sunset));
+  registerHealth(app, upstream);
+  registerDocs(app);
   return app;
 }

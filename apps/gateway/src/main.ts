@@ -5,7 +5,8 @@ import { createGateway } from './gateway';
 async function main(): Promise<void> {
   const config = readConfigOrExit(gatewayConfigShape);
   const app = await createGateway(config);
-  await app.listen(config.httpPort, config.host);
+  for (const signal of ['SIGTERM', 'SIGINT'] as const) process.once(signal, () => void app.close());
+  await app.listen({ port: config.httpPort, host: config.host });
 }
 
 void main();

@@ -1,4 +1,4 @@
-import { RequestValidator } from '../operations/validation';
+import { RequestValidator } from '../testing/request-validator';
 import { ListCategoriesQuery, NewCategorySchema } from './categories.schemas';
 
 describe('NewCategory (POST and PUT /v1/categories)', () => {

@@ -1,8 +1,8 @@
-import { After, Id, Limit, named, NOT_BLANK, page, type Schema } from '../operations/schema';
+import { After, Id, Limit, named, NOT_BLANK, page, query } from '../common/schemas';
 
 const categoryProperties = {
-  name: { type: 'string', minLength: 1, maxLength: 50, pattern: NOT_BLANK, example: 'Dogs' },
-  description: { type: 'string', maxLength: 500 },
+  name: { type: 'string', minLength: 1, maxLength: 50, pattern: NOT_BLANK, example: 'Dogs', description: '1 to 50 characters, not blank; unique regardless of case.' },
+  description: { type: 'string', maxLength: 500, description: 'At most 500 characters.' },
 } as const;
 
 export const NewCategorySchema = named('NewCategory', {
@@ -21,8 +21,4 @@ export const CategorySchema = named('Category', {
 
 export const CategoriesSchema = page('Categories', CategorySchema);
 
-export const ListCategoriesQuery: Schema = {
-  type: 'object',
-  properties: { limit: Limit, after: After },
-  additionalProperties: false,
-};
+export const ListCategoriesQuery = query({ limit: Limit, after: After });

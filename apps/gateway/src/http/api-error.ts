@@ -1,33 +1,5 @@
-import type { ErrorCode, FieldError } from '@petstore/contracts';
-
-/** The HTTP status each code is answered with (API.md §4). The OpenAPI document groups codes by it. */
-export const ERROR_STATUS: Readonly<Record<ErrorCode, number>> = {
-  INVALID_JSON: 400,
-  UNSUPPORTED_CONTENT_TYPE: 400,
-  VALIDATION_FAILED: 400,
-  UNAUTHORIZED: 401,
-  FORBIDDEN: 403,
-  NOT_FOUND: 404,
-  PET_NOT_FOUND: 404,
-  CATEGORY_NOT_FOUND: 404,
-  ORDER_NOT_FOUND: 404,
-  INVENTORY_ITEM_NOT_FOUND: 404,
-  METHOD_NOT_ALLOWED: 405,
-  CATEGORY_NAME_TAKEN: 409,
-  CATEGORY_IN_USE: 409,
-  ORDER_NOT_APPROVED: 409,
-  ORDER_NOT_CANCELLABLE: 409,
-  IDEMPOTENCY_KEY_IN_USE: 409,
-  ENDPOINT_SUNSET: 410,
-  PAYLOAD_TOO_LARGE: 413,
-  UNKNOWN_PET: 422,
-  UNKNOWN_CATEGORY: 422,
-  IDEMPOTENCY_KEY_REUSED: 422,
-  RATE_LIMITED: 429,
-  INTERNAL_ERROR: 500,
-  SERVICE_UNAVAILABLE: 503,
-  UPSTREAM_TIMEOUT: 504,
-};
+import { ERROR_STATUS, type ErrorCode, type FieldError } from '@petstore/contracts';
+import type { FastifyReply } from 'fastify';
 
 /** The Error object of the contract, as sent to clients. */
 export interface ErrorBody {
@@ -37,6 +9,9 @@ export interface ErrorBody {
   details?: FieldError[];
   requestId: string;
 }
+
+/** The document says a list holds at most this many items (API.md §3); `details` too. */
+export const MAX_ITEMS = 100;
 
 /**
  * A refusal the gateway answers with the Error object. Headers travel with it because some
@@ -62,7 +37,7 @@ export class ApiError extends Error {
       status: this.status,
       code: this.code,
       message: this.message,
-      ...(this.details && this.details.length > 0 && { details: this.details }),
+      ...(this.details && this.details.length > 0 && { details: this.details.slice(0, MAX_ITEMS) }),
       requestId,
     };
   }
@@ -76,3 +51,18 @@ export function validationFailed(details: FieldError[]): ApiError {
 }
 
 export const internalError = (): ApiError => new ApiError('INTERNAL_ERROR', 'Internal error');
+
+/** Sends the Error object; the status and `requestId` always agree with the response. */
+export function sendError(reply: FastifyReply, error: ApiError): void {
+  if (error.headers) reply.headers(error.headers);
+  reply
+    .code(error.status)
+    .header('content-type', 'application/json; charset=utf-8')
+    .send(JSON.stringify(error.body(reply.request.id)));
+}
+
+/** The path of a request target, without its query. */
+export function pathOf(url: string): string {
+  const query = url.indexOf('?');
+  return query === -1 ? url : url.slice(0, query);
+}

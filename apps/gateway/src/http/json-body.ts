@@ -1,5 +1,5 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { ApiError } from './api-error';
+import { ApiError, validationFailed } from './api-error';
 
 export const BODY_LIMIT = 64 * 1024;
 
@@ -28,15 +28,18 @@ export function parseJsonBody(raw: Buffer): unknown {
 }
 
 /**
- * Replaces Fastify's parsers: JSON media types are parsed as above; a body of any other type
- * is read to the end (so that 413 still comes first) and refused with 400
- * `UNSUPPORTED_CONTENT_TYPE`. Both obey the 64 KiB limit.
+ * Fastify reads the body (64 KiB limit, 413) and hands it to these. Its own JSON parser is not
+ * used because it decodes bytes that are not UTF-8 into U+FFFD instead of refusing them. JSON
+ * media types are parsed as above (`null` alone is no body: 400); a body of any other type is
+ * read to the end, so that 413 still comes first, and refused with 400 `UNSUPPORTED_CONTENT_TYPE`.
  */
 export function registerBodyParsers(fastify: FastifyInstance): void {
   fastify.removeAllContentTypeParsers();
   fastify.addContentTypeParser(JSON_MEDIA_TYPE, { parseAs: 'buffer', bodyLimit: BODY_LIMIT }, (_: FastifyRequest, body: Buffer, done) => {
     try {
-      done(null, parseJsonBody(body));
+      const value = parseJsonBody(body);
+      if (value === null) throw validationFailed([{ field: 'body', message: 'must not be null' }]);
+      done(null, value);
     } catch (error) {
       done(error as Error, undefined);
     }

@@ -1,19 +1,13 @@
-import { Inject, Injectable } from '@nestjs/common';
-import type { FastifyReply, FastifyRequest, HookHandlerDoneFunction } from 'fastify';
+import type { FastifyReply, FastifyRequest, HookHandlerDoneFunction, HTTPMethods } from 'fastify';
 import { ApiKeyring, type ApiPrincipal } from '../auth/api-keys';
 import { RateLimiter } from '../auth/rate-limiter';
 import { grants, requiredScope } from '../auth/scopes';
-import { GATEWAY_CONFIG, type GatewayConfig } from '../config';
-import type { GatewayRouteConfig } from '../operations/operation.decorator';
-import { OperationsRegistry, type CompiledOperation } from '../operations/operations.registry';
-import { ApiError, validationFailed } from './api-error';
-import { routeNotFound } from './route-not-found';
-import { pathOf, sendError } from './send-error';
+import type { GatewayConfig } from '../config';
+import { ApiError, pathOf, sendError, validationFailed } from './api-error';
+import { answeredBeforeBody, MAX_URL_LENGTH } from './client-error';
 
 declare module 'fastify' {
   interface FastifyRequest {
-    /** The operation the route serves; null for unknown routes and the public ones. */
-    operation: CompiledOperation | null;
     /** The API key that authenticated the request. */
     principal: ApiPrincipal | null;
   }
@@ -26,105 +20,120 @@ export function isPublicPath(path: string): boolean {
   return PUBLIC_PATHS.has(path) || path.startsWith('/docs/');
 }
 
-const UNAUTHORIZED = new ApiError(
-  'UNAUTHORIZED',
-  'A valid API key is required: Authorization: Bearer <key>',
-  undefined,
-  { 'www-authenticate': 'Bearer' },
-);
+const UNAUTHORIZED = new ApiError('UNAUTHORIZED', 'A valid API key is required: Authorization: Bearer <key>', undefined, { 'www-authenticate': 'Bearer' });
+const METHODS: HTTPMethods[] = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'];
 
 /**
- * The checks that precede the request's form, as Fastify hooks: Fastify parses the body
- * (413, 400) between `onRequest` and `preHandler`, so anything that must win over a bad body
- * runs in `onRequest`. Order (API.md §4): authentication, rate limit, authorisation, sunset;
- * then, in `preHandler`, the form of the path, query and body.
+ * An absolute-form target (`GET http://host/v1/pets`) is served by its path: the authority is
+ * the client's to choose and never ends up in a `Link`. A target whose percent-encoding decodes
+ * to no UTF-8 text is routed with its `%` taken literally, so that it reaches its operation's
+ * checks (scope, deprecation headers, sunset) and is refused there as a malformed id.
  */
-@Injectable()
-export class RequestGate {
-  private readonly keyring: ApiKeyring;
-  private readonly limiter: RateLimiter | undefined;
-
-  constructor(
-    @Inject(GATEWAY_CONFIG) config: GatewayConfig,
-    private readonly registry: OperationsRegistry,
-  ) {
-    this.keyring = new ApiKeyring(config.apiKeys);
-    this.limiter = config.rateLimitPerSecond > 0 ? new RateLimiter(config.rateLimitPerSecond) : undefined;
+export function rewriteUrl(url: string): string {
+  let target = url;
+  if (target.charCodeAt(0) !== 47) target = target.replace(/^[a-z][a-z0-9+.-]*:\/\/[^/?#]*/i, '') || '/';
+  if (target.includes('%')) {
+    try {
+      decodeURIComponent(pathOf(target));
+    } catch {
+      target = pathOf(target).replace(/%/g, '%25') + target.slice(pathOf(target).length);
+    }
   }
+  return target;
+}
 
-  readonly onRequest = (request: FastifyRequest, reply: FastifyReply, done: HookHandlerDoneFunction): void => {
-    const route = request.routeOptions.config as GatewayRouteConfig | undefined;
-    if (!this.admit(request, reply, route)) return;
-    // No route: answered here, before Fastify would read (and judge) a body nobody wants.
-    if (route?.url === undefined) return sendError(reply, request.id, routeNotFound(request));
-    done();
-  };
+/** The path as the scopes read it: decoded, without empty segments, so that no spelling of a path escapes its area. */
+function canonicalPath(url: string): string {
+  const path = pathOf(url);
+  return (path.includes('%') ? decodeURIComponent(path) : path).replace(/\/{2,}/g, '/');
+}
 
-  /** Runs the checks before the body; false when it has answered the request itself. */
-  private admit(request: FastifyRequest, reply: FastifyReply, route: GatewayRouteConfig | undefined): boolean {
-    reply.header('x-request-id', request.id);
-    const operation = route?.operationId !== undefined ? (this.registry.get(route.operationId) ?? null) : null;
-    request.operation = operation;
-    if (route?.public || (route?.url === undefined && isPublicPath(pathOf(request.url)))) return true;
+/** Headers a request must not repeat (API.md §4); Node keeps the first `Host` and `Authorization` silently. */
+function repeatedHeader(rawHeaders: string[]): string | undefined {
+  let host = 0;
+  let authorization = 0;
+  let idempotencyKey = 0;
+  for (let i = 0; i < rawHeaders.length; i += 2) {
+    const name = rawHeaders[i];
+    if (name.length === 4 && name.toLowerCase() === 'host') host += 1;
+    else if (name.length === 13 && name.toLowerCase() === 'authorization') authorization += 1;
+    else if (name.length === 15 && name.toLowerCase() === 'idempotency-key') idempotencyKey += 1;
+  }
+  return host > 1 ? 'Host' : authorization > 1 ? 'Authorization' : idempotencyKey > 1 ? 'Idempotency-Key' : undefined;
+}
+
+/** For a request no route serves: 405 with `Allow` when the path is served with other methods, else 404. */
+function routeNotFound(request: FastifyRequest): ApiError {
+  const path = pathOf(request.url);
+  const allowed = METHODS.filter((method) => request.server.findRoute({ method, url: path }) !== null);
+  if (allowed.length > 0 && !allowed.includes(request.method as HTTPMethods)) {
+    return new ApiError('METHOD_NOT_ALLOWED', `${request.method} is not allowed on ${path}`, undefined, { allow: allowed.join(', ') });
+  }
+  return new ApiError('NOT_FOUND', `There is nothing at ${path}`);
+}
+
+/**
+ * The checks that precede the request's form, as one `onRequest` hook: Fastify reads the body
+ * (413, 400) after it, so anything that must win over a bad body runs here. Order (API.md §4):
+ * the request as HTTP, authentication, rate limit, authorisation, sunset; unknown routes
+ * answer 404/405 here, before a body nobody wants is read.
+ */
+export function requestGate(config: GatewayConfig) {
+  const keyring = new ApiKeyring(config.apiKeys);
+  const limiter = config.rateLimitPerSecond > 0 ? new RateLimiter(config.rateLimitPerSecond) : undefined;
+
+  function refusal(request: FastifyRequest, reply: FastifyReply): ApiError | undefined {
+    const { raw } = request;
+    if (raw.headers.host === undefined && raw.httpVersion === '1.1') return new ApiError('BAD_REQUEST', 'An HTTP/1.1 request needs a Host header');
+    const repeated = repeatedHeader(raw.rawHeaders);
+    if (repeated === 'Host') return new ApiError('BAD_REQUEST', 'The request has more than one Host header');
+    if ((request.originalUrl ?? raw.url ?? '').length > MAX_URL_LENGTH) return new ApiError('URI_TOO_LONG', `The request target is longer than ${MAX_URL_LENGTH} characters`);
+    const encoding = raw.headers['content-encoding'];
+    if (encoding !== undefined && encoding.split(',').some((coding) => coding.trim().toLowerCase() !== 'identity')) {
+      return new ApiError('UNSUPPORTED_CONTENT_ENCODING', 'Request bodies are not compressed: send them without Content-Encoding');
+    }
+
+    const route = request.routeOptions.config;
+    const operation = route.operation;
+    const path = operation === undefined ? canonicalPath(request.url) : '';
+    if (operation === undefined && isPublicPath(path)) return undefined;
     const deprecation = operation?.deprecation;
     if (deprecation) {
       const params = request.params as Record<string, string>;
       const successor = deprecation.successor.replace(/\{(\w+)\}/g, (_, name: string) => encodeURIComponent(params[name] ?? ''));
-      reply.header('deprecation', deprecation.deprecationHeader);
-      reply.header('sunset', deprecation.sunsetHeader);
-      reply.header('link', `<${successor}>; rel="successor-version"`);
+      reply.header('deprecation', deprecation.deprecation).header('sunset', deprecation.sunset).header('link', `<${successor}>; rel="successor-version"`);
     }
 
-    const principal = this.keyring.authenticate(request.headers.authorization);
-    if (principal === undefined) {
-      sendError(reply, request.id, UNAUTHORIZED);
-      return false;
-    }
+    if (repeated === 'Authorization') return validationFailed([{ field: 'Authorization', message: 'must be sent once' }]);
+    const principal = keyring.authenticate(raw.headers.authorization);
+    if (principal === undefined) return UNAUTHORIZED;
     request.principal = principal;
+    // Read where the handler reads it: a repeated key must not pass as one joined value.
+    if (repeated === 'Idempotency-Key') raw.headers['idempotency-key'] = raw.rawHeaders.filter((_, i) => i % 2 === 1 && /^idempotency-key$/i.test(raw.rawHeaders[i - 1]));
 
-    if (this.limiter) {
-      const decision = this.limiter.take(principal.name);
-      reply.header('ratelimit-policy', this.limiter.policyHeader);
-      reply.header('ratelimit', RateLimiter.header(decision));
+    if (limiter) {
+      const decision = limiter.take(principal.name);
+      reply.header('ratelimit-policy', limiter.policyHeader).header('ratelimit', RateLimiter.header(decision));
       if (!decision.allowed) {
         const retryAfter = { 'retry-after': String(decision.resetSeconds) };
-        sendError(reply, request.id, new ApiError('RATE_LIMITED', `Rate limit of ${this.limiter.quota} requests per second exceeded`, undefined, retryAfter));
-        return false;
+        return new ApiError('RATE_LIMITED', `Rate limit of ${limiter.quota} requests per second exceeded`, undefined, retryAfter);
       }
     }
 
-    const scope = operation ? operation.scope : requiredScope(request.method, pathOf(request.url));
-    if (scope !== undefined && !grants(principal.scopes, scope)) {
-      sendError(reply, request.id, new ApiError('FORBIDDEN', `The API key lacks the scope ${scope}`));
-      return false;
-    }
+    const scope = operation ? operation.scope : requiredScope(request.method, path);
+    if (scope !== undefined && !grants(principal.scopes, scope)) return new ApiError('FORBIDDEN', `The API key lacks the scope ${scope}`);
 
-    if (deprecation && Date.now() >= deprecation.sunset.getTime()) {
-      const message = `This operation was retired on ${deprecation.sunsetHeader}; use ${deprecation.successor}`;
-      sendError(reply, request.id, new ApiError('ENDPOINT_SUNSET', message));
-      return false;
+    if (deprecation && Date.now() >= deprecation.sunsetAt) {
+      return new ApiError('ENDPOINT_SUNSET', `This operation was retired on ${deprecation.sunset}; use ${deprecation.successor}`);
     }
-    return true;
+    return route.url === undefined ? routeNotFound(request) : undefined;
   }
 
-  readonly preHandler = (request: FastifyRequest, reply: FastifyReply, done: HookHandlerDoneFunction): void => {
-    const operation = request.operation;
-    if (operation === null) {
-      done();
-      return;
-    }
-    const details = operation.validator.validate(request);
-    if (details.length > 0) return sendError(reply, request.id, validationFailed(details));
-    done();
-  };
-
-  /**
-   * Fastify answers a URL it cannot route (bad percent-encoding, an over-long parameter)
-   * before any hook; the same checks run first so that such a request is no way around them.
-   */
-  readonly onFrameworkError = (error: Error, request: FastifyRequest, reply: FastifyReply): void => {
-    if (!this.admit(request, reply, undefined)) return;
-    const message = /param/i.test(error.message) ? 'has a parameter that is too long' : 'is not a valid request target';
-    sendError(reply, request.id, validationFailed([{ field: 'path', message }]));
+  return (request: FastifyRequest, reply: FastifyReply, done: HookHandlerDoneFunction): void => {
+    reply.header('x-request-id', request.id);
+    const refused = refusal(request, reply);
+    if (refused === undefined) return done();
+    answeredBeforeBody.add(request.raw.socket);
+    sendError(reply, refused);
   };
 }

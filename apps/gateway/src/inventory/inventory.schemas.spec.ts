@@ -1,4 +1,4 @@
-import { RequestValidator } from '../operations/validation';
+import { RequestValidator } from '../testing/request-validator';
 import { InventoryUpdateSchema, ListInventoryQuery } from './inventory.schemas';
 
 describe('InventoryUpdate (PUT /v1/store/inventory/{petId})', () => {

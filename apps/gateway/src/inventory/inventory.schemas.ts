@@ -1,13 +1,13 @@
-import { After, Limit, named, page, type Schema } from '../operations/schema';
+import { After, repeatable, Id, Limit, named, page, query, ref } from '../common/schemas';
 import { PetStatusSchema } from '../pets/pets.schemas';
 
 export const InventoryItemSchema = named('InventoryItem', {
   type: 'object',
   required: ['petId', 'quantity', 'status'],
   properties: {
-    petId: { type: 'integer', format: 'int64', minimum: 1 },
+    petId: Id,
     quantity: { type: 'integer', minimum: 0, description: 'Stock free for sale.' },
-    status: PetStatusSchema,
+    status: ref(PetStatusSchema),
   },
 });
 
@@ -20,12 +20,8 @@ export const InventoryUpdateSchema = named('InventoryUpdate', {
   additionalProperties: false,
 });
 
-export const ListInventoryQuery: Schema = {
-  type: 'object',
-  properties: {
-    status: { type: 'array', items: PetStatusSchema, description: 'Repeatable: entries with any of these statuses.' },
-    limit: Limit,
-    after: { ...After, description: 'Cursor: the last petId of the previous page (0 = from the start).' },
-  },
-  additionalProperties: false,
-};
+export const ListInventoryQuery = query({
+  status: repeatable(ref(PetStatusSchema), 'Repeatable: entries with any of these statuses.'),
+  limit: Limit,
+  after: { ...After, description: 'Cursor: the last petId of the previous page (0 = from the start).' },
+});

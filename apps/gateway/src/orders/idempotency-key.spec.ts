@@ -1,5 +1,5 @@
 import { ApiError } from '../http/api-error';
-import { parseIdempotencyKey } from './idempotency-key';
+import { IDEMPOTENCY_KEY_PATTERN, parseIdempotencyKey } from './idempotency-key';
 
 describe('parseIdempotencyKey', () => {
   it('takes a bare or a quoted key as the same key', () => {
@@ -43,5 +43,23 @@ describe('parseIdempotencyKey', () => {
     expect((error as ApiError).status).toBe(400);
     expect((error as ApiError).code).toBe('VALIDATION_FAILED');
     expect((error as ApiError).details?.[0].field).toBe('Idempotency-Key');
+  });
+});
+
+describe('IDEMPOTENCY_KEY_PATTERN (the document says what the API takes)', () => {
+  const pattern = new RegExp(IDEMPOTENCY_KEY_PATTERN);
+  const accepted = (header: string) => {
+    try {
+      return parseIdempotencyKey(header) !== undefined;
+    } catch {
+      return false;
+    }
+  };
+
+  it.each([
+    'order-1', '"order-1"', 'a b', '"a b"', 'k'.repeat(255), `"${'k'.repeat(255)}"`, `"${'\\"'.repeat(255)}"`, 'a\\b', '"a\\\\b"',
+    '', '""', ' ', '" a"', '"a "', 'k'.repeat(256), `"${'k'.repeat(256)}"`, `"${'\\"'.repeat(256)}"`, '"abc', 'ab"c', '"a"b"', '"a\\b"', 'clé', 'a\u0001b', '"\\"',
+  ])('matches %p exactly when the API takes it', (header) => {
+    expect(pattern.test(header)).toBe(accepted(header));
   });
 });

@@ -1,4 +1,4 @@
-import { RequestValidator } from '../operations/validation';
+import { RequestValidator } from '../testing/request-validator';
 import { ListOrdersQuery, NewOrderSchema, OrderFulfilmentSchema } from './orders.schemas';
 
 const messages = (validator: RequestValidator, body: unknown) =>

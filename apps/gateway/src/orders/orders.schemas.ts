@@ -1,23 +1,21 @@
 import { ORDER_STATUSES, REJECTION_REASONS } from '@petstore/contracts';
-import { After, Id, Limit, named, page, type Schema } from '../operations/schema';
+import { After, repeatable, Id, Limit, named, page, query, ref } from '../common/schemas';
 
-export const OrderStatusSchema = named('OrderStatus', { type: 'string', enum: [...ORDER_STATUSES] });
+export const OrderStatusSchema = named('OrderStatus', { type: 'string', enum: [...ORDER_STATUSES], description: 'Where the order stands in its saga.' });
 
 const shipDate = {
   type: 'string',
   format: 'date-time',
-  description: 'Expected or actual ship date, RFC 3339.',
+  description: 'Expected or actual ship date: an RFC 3339 date-time from 1970-01-01T00:00:00Z to 9999-12-31T23:59:59Z, without a leap second.',
   example: '2026-05-01T10:00:00Z',
 } as const;
+
+const quantity = { type: 'integer', minimum: 1, maximum: 1000, description: 'Units of the pet: 1 to 1000.' } as const;
 
 export const NewOrderSchema = named('NewOrder', {
   type: 'object',
   required: ['petId', 'quantity'],
-  properties: {
-    petId: Id,
-    quantity: { type: 'integer', minimum: 1, maximum: 1000 },
-    shipDate,
-  },
+  properties: { petId: Id, quantity, shipDate },
   additionalProperties: false,
 });
 
@@ -38,29 +36,20 @@ export const OrderSchema = named('Order', {
   properties: {
     id: { ...Id, readOnly: true },
     petId: Id,
-    quantity: { type: 'integer', minimum: 1, maximum: 1000 },
+    quantity,
     shipDate,
-    status: OrderStatusSchema,
+    status: ref(OrderStatusSchema),
     complete: { type: 'boolean', readOnly: true, description: 'True exactly when `status` is `delivered`.' },
-    rejectionReason: {
-      type: 'string',
-      enum: [...REJECTION_REASONS],
-      readOnly: true,
-      description: 'Present only when `status` is `rejected`.',
-    },
+    rejectionReason: { type: 'string', enum: [...REJECTION_REASONS], readOnly: true, description: 'Present only when `status` is `rejected`.' },
   },
 });
 
 export const OrdersSchema = page('Orders', OrderSchema);
 
-export const ListOrdersQuery: Schema = {
-  type: 'object',
-  properties: {
-    petId: Id,
-    status: { type: 'array', items: OrderStatusSchema, description: 'Repeatable: orders with any of these statuses.' },
-    complete: { type: 'boolean' },
-    limit: Limit,
-    after: After,
-  },
-  additionalProperties: false,
-};
+export const ListOrdersQuery = query({
+  petId: { ...Id, description: 'Only the orders of this pet.' },
+  status: repeatable(ref(OrderStatusSchema), 'Repeatable: orders with any of these statuses.'),
+  complete: { type: 'boolean', description: '`true`: only delivered orders; `false`: only the others.' },
+  limit: Limit,
+  after: After,
+});

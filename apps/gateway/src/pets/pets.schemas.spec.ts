@@ -1,4 +1,4 @@
-import { RequestValidator } from '../operations/validation';
+import { RequestValidator } from '../testing/request-validator';
 import { ListPetsQuery, NewPetSchema, PetPatchSchema } from './pets.schemas';
 
 const fieldsOf = (validator: RequestValidator, body: unknown) =>

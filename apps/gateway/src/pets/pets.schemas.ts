@@ -1,10 +1,10 @@
 import { PET_STATUSES } from '@petstore/contracts';
 import { CategorySchema } from '../categories/categories.schemas';
-import { After, Id, Limit, named, NOT_BLANK, page, type Schema } from '../operations/schema';
+import { After, repeatable, Id, Limit, named, NOT_BLANK, page, query, ref } from '../common/schemas';
 
-export const PetStatusSchema = named('PetStatus', { type: 'string', enum: [...PET_STATUSES] });
+export const PetStatusSchema = named('PetStatus', { type: 'string', enum: [...PET_STATUSES], description: 'Where the pet stands: for sale, reserved by an order, or gone.' });
 
-const name = { type: 'string', minLength: 1, maxLength: 100, pattern: NOT_BLANK, example: 'Rex' } as const;
+const name = { type: 'string', minLength: 1, maxLength: 100, pattern: NOT_BLANK, example: 'Rex', description: '1 to 100 characters, not blank.' } as const;
 const status = { type: 'string', enum: [...PET_STATUSES] } as const;
 
 export const NewPetSchema = named('NewPet', {
@@ -27,18 +27,9 @@ export const PetPatchSchema = named('PetPatch', {
   description: 'Any non-empty subset of NewPet. `null` is not a value of any field.',
 });
 
-const petProperties = {
-  id: { ...Id, readOnly: true },
-  name,
-  categoryId: Id,
-  status: PetStatusSchema,
-} as const;
+const petProperties = { id: { ...Id, readOnly: true }, name, categoryId: Id, status: ref(PetStatusSchema) };
 
-export const PetSchema = named('Pet', {
-  type: 'object',
-  required: ['id', 'name', 'categoryId', 'status'],
-  properties: petProperties,
-});
+export const PetSchema = named('Pet', { type: 'object', required: ['id', 'name', 'categoryId', 'status'], properties: petProperties });
 
 export const PetsSchema = page('Pets', PetSchema);
 
@@ -46,25 +37,20 @@ export const PetInventorySchema = named('PetInventory', {
   type: 'object',
   nullable: true,
   required: ['quantity', 'status'],
-  properties: { quantity: { type: 'integer', minimum: 0 }, status: PetStatusSchema },
-  description:
-    'The inventory entry, or null before it exists or when the inventory service does not answer in time.',
+  properties: { quantity: { type: 'integer', minimum: 0 }, status: ref(PetStatusSchema) },
+  description: 'The inventory entry, or null before it exists or when the inventory service does not answer in time.',
 });
 
 export const PetDetailsSchema = named('PetDetails', {
   type: 'object',
   required: ['id', 'name', 'categoryId', 'status', 'category', 'inventory'],
-  properties: { ...petProperties, category: CategorySchema, inventory: PetInventorySchema },
+  properties: { ...petProperties, category: ref(CategorySchema), inventory: ref(PetInventorySchema) },
 });
 
-export const ListPetsQuery: Schema = {
-  type: 'object',
-  properties: {
-    status: { type: 'array', items: PetStatusSchema, description: 'Repeatable: pets with any of these statuses.' },
-    categoryId: Id,
-    name: { type: 'string', minLength: 1, maxLength: 100, description: 'Case-insensitive substring of the name.' },
-    limit: Limit,
-    after: After,
-  },
-  additionalProperties: false,
-};
+export const ListPetsQuery = query({
+  status: repeatable(ref(PetStatusSchema), 'Repeatable: pets with any of these statuses.'),
+  categoryId: { ...Id, description: 'Only the pets of this category.' },
+  name: { type: 'string', minLength: 1, maxLength: 100, description: 'Case-insensitive substring of the name.' },
+  limit: Limit,
+  after: After,
+});

@@ -2,7 +2,7 @@ import { Controller, Module, type INestMicroservice } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { MessagePattern, RpcException, ServerTCP } from '@nestjs/microservices';
 import type { RpcErrorBody } from '@petstore/contracts';
-import { createServer, type AddressInfo, type Server } from 'node:net';
+import { createServer, type AddressInfo, type Server, type Socket } from 'node:net';
 
 export type FakeHandler = (data: Record<string, unknown>) => unknown;
 
@@ -29,6 +29,7 @@ export class FakeService {
   readonly received: Array<{ cmd: string; data: Record<string, unknown> }> = [];
   private readonly handlers = new Map<string, FakeHandler>();
   private app?: INestMicroservice;
+  private readonly sockets = new Set<Socket>();
   port = 0;
 
   constructor(private readonly patterns: ReadonlyArray<{ cmd: string }>) {}
@@ -48,8 +49,18 @@ export class FakeService {
     const server = new ServerTCP({ host: '127.0.0.1', port: this.port });
     this.app = await NestFactory.createMicroservice(this.module(), { strategy: server, logger: false });
     await this.app.listen();
-    this.port = (server.unwrap<Server>().address() as AddressInfo).port;
+    const tcp = server.unwrap<Server>();
+    tcp.on('connection', (socket: Socket) => {
+      this.sockets.add(socket);
+      socket.on('close', () => this.sockets.delete(socket));
+    });
+    this.port = (tcp.address() as AddressInfo).port;
     return this;
+  }
+
+  /** Breaks every connection, as a service that crashes while it handles a request. */
+  dropConnections(): void {
+    for (const socket of this.sockets) socket.destroy();
   }
 
   async stop(): Promise<void> {

@@ -1,0 +1,110 @@
+import { ERROR_CODES, ERROR_STATUS } from '@petstore/contracts';
+import { MAX_ITEMS } from '../http/api-error';
+
+/**
+ * A JSON Schema in the subset that both ajv (validation) and OpenAPI 3.0 (the document) read
+ * the same way: no `const`, no `null` type (`nullable` instead).
+ */
+export type Schema = { readonly [keyword: string]: unknown };
+
+const registry = new Map<string, Schema>();
+
+/**
+ * A schema with a name: Fastify knows it by `$id` (`fastify.addSchema`), route schemas and
+ * other named schemas refer to it with `ref(...)`, and the document lists it under
+ * `components.schemas`.
+ */
+export function named<T extends Schema>(name: string, schema: T): T & { $id: string } {
+  const withId = { $id: name, ...schema };
+  registry.set(name, withId);
+  return withId;
+}
+
+export const ref = (schema: { $id: string }): Schema => ({ $ref: `${schema.$id}#` });
+
+export function namedSchemas(): Schema[] {
+  return [...registry.values()];
+}
+
+/** A `$ref` to a named schema, followed; any other schema as it is. */
+export function resolveSchema(schema: Schema): Schema {
+  const target = typeof schema['$ref'] === 'string' ? registry.get(schema['$ref'].replace(/#$/, '')) : undefined;
+  return target ?? schema;
+}
+
+export const INT64_MAX = 9223372036854775807n;
+
+/** Not blank: at least one character that is not white space. */
+export const NOT_BLANK = '\\S';
+
+/** Ids in bodies and queries: positive int64 JSON numbers (`format: int64` is checked by the validator). */
+export const Id = { type: 'integer', format: 'int64', minimum: 1 } as const satisfies Schema;
+
+const PATH_PARAMETERS: Record<string, string> = {
+  petId: 'The id of the pet',
+  categoryId: 'The id of the category',
+  orderId: 'The id of the order',
+};
+
+/** The path parameters of a route (`/v1/pets/:petId`): ids, checked as decimal text so that all of int64 is exact. */
+export function pathParameters(url: string): Schema | undefined {
+  const names = [...url.matchAll(/:(\w+)/g)].map((match) => match[1]);
+  if (names.length === 0) return undefined;
+  const property = (name: string) => ({
+    ...Id,
+    description: `${PATH_PARAMETERS[name]}: a positive 64-bit integer in decimal, without sign or leading zeros.`,
+  });
+  return { type: 'object', required: names, properties: Object.fromEntries(names.map((name) => [name, property(name)])) };
+}
+
+export const Limit = { type: 'integer', minimum: 1, maximum: 100, default: 20, description: 'Page size: 1 to 100 items.' } as const satisfies Schema;
+
+export const After = {
+  type: 'integer',
+  format: 'int64',
+  minimum: 0,
+  default: 0,
+  description: 'Cursor: the last id of the previous page (0 = from the start). The `Link` header carries the next one.',
+} as const satisfies Schema;
+
+/** A repeatable query parameter. */
+export const repeatable = (item: Schema, description: string): Schema => ({ type: 'array', items: item, maxItems: MAX_ITEMS, description });
+
+export function query(properties: Record<string, Schema> = {}): Schema {
+  return { type: 'object', properties, additionalProperties: false };
+}
+
+/** Operations without a body take none: nothing, or an empty JSON object from a client that always sends one. */
+export const EmptyBody = named('EmptyBody', { type: 'object', maxProperties: 0, description: 'No body: nothing, or an empty JSON object.' });
+
+export const FieldErrorSchema = named('FieldError', {
+  type: 'object',
+  required: ['field', 'message'],
+  properties: {
+    field: { type: 'string', description: 'The body field, query or path parameter, or header at fault.' },
+    message: { type: 'string', description: 'What is wrong with it.' },
+  },
+});
+
+const codeList = ERROR_CODES.map((code) => `\`${code}\` (${ERROR_STATUS[code]})`).join(', ');
+
+export const ErrorSchema = named('Error', {
+  type: 'object',
+  required: ['code', 'message', 'status'],
+  properties: {
+    code: {
+      type: 'string',
+      enum: [...ERROR_CODES],
+      description: `Machine-readable, stable error code. Codes and their statuses: ${codeList}; \`BAD_REQUEST\` is 417 for an \`Expect\` that cannot be met.`,
+    },
+    message: { type: 'string', description: 'Human-readable description of the error.' },
+    status: { type: 'integer', description: 'The HTTP status code of the response.' },
+    details: { type: 'array', items: ref(FieldErrorSchema), maxItems: MAX_ITEMS, description: 'What broke the contract, on `VALIDATION_FAILED`.' },
+    requestId: { type: 'string', description: 'The `X-Request-Id` of the response.' },
+  },
+});
+
+/** A page of a list: at most 100 items (API.md §3). */
+export function page(name: string, item: { $id: string }): Schema & { $id: string } {
+  return named(name, { type: 'array', items: ref(item), maxItems: MAX_ITEMS });
+}

@@ -1,0 +1,92 @@
+import type { ErrorCode } from '@petstore/contracts';
+import type { FastifyReply, FastifyRequest, RouteGenericInterface, RouteOptions } from 'fastify';
+import { requiredScope, type Scope } from '../auth/scopes';
+import { EmptyBody, pathParameters, query, ref, type Schema } from '../common/schemas';
+import { responsesOf, type ResponseHeader } from './openapi';
+
+/**
+ * One operation of the API, declared once: Fastify validates requests against its schemas,
+ * @fastify/swagger documents it from the same route, and the request gate reads its scope and
+ * deprecation from the route config.
+ */
+export interface Operation<R extends RouteGenericInterface = RouteGenericInterface> {
+  /** Method and Fastify path, with `:name` for the path ids: `GET /v1/pets/:petId`. Store paths are tagged `Store`, the others `Pets`. */
+  route: `${'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE'} /${string}`;
+  operationId: string;
+  summary: string;
+  description: string;
+  /** Success status; also the status the handler answers with. */
+  status: 200 | 201 | 204;
+  /** Success body (none for 204). */
+  response?: { $id: string };
+  responseHeaders?: ResponseHeader[];
+  query?: Schema;
+  body?: { $id: string };
+  /** Media types of the body in the document; `application/json` when not given. */
+  bodyTypes?: string[];
+  /** Header parameters, parsed by the handler that reads them. */
+  headers?: Record<string, Schema>;
+  /** Codes the operation's resource can answer with (404, 409, 422 …); the gateway's own are added. */
+  errors?: ErrorCode[];
+  deprecation?: {
+    /** RFC 9745 `Deprecation`: when the operation became deprecated. */
+    since: string;
+    /** Path of the successor, with the operation's path parameters. */
+    successor: string;
+  };
+  stability?: 'beta' | 'experimental';
+  handle(request: FastifyRequest<R>, reply: FastifyReply): Promise<unknown>;
+}
+
+/** What the request gate needs of an operation, computed once. */
+export interface OperationConfig {
+  scope: Scope | undefined;
+  deprecation?: { deprecation: string; sunset: string; sunsetAt: number; successor: string };
+}
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    operation?: OperationConfig;
+  }
+}
+
+export function toRoute<R extends RouteGenericInterface>(operation: Operation<R>, sunset: Date): RouteOptions {
+  const [method, url] = operation.route.split(' ');
+  const schema = {
+    operationId: operation.operationId,
+    tags: [url.startsWith('/v1/store/') ? 'Store' : 'Pets'],
+    summary: operation.summary,
+    description: operation.description,
+    ...(pathParameters(url) && { params: pathParameters(url) }),
+    querystring: operation.query ?? query(),
+    ...(method !== 'GET' && { body: ref(operation.body ?? EmptyBody) }),
+    ...(operation.bodyTypes && { consumes: operation.bodyTypes }),
+    ...(operation.headers && { headers: { type: 'object', properties: operation.headers } }),
+    response: responsesOf(operation),
+    security: [{ bearerAuth: [] }],
+    ...(operation.deprecation && { deprecated: true, 'x-sunset': sunset.toISOString().replace(/\.000Z$/, 'Z') }),
+    ...(operation.stability && { 'x-stability-level': operation.stability }),
+  };
+  const config: OperationConfig = {
+    scope: requiredScope(method, url),
+    deprecation: operation.deprecation && {
+      deprecation: `@${Math.floor(Date.parse(operation.deprecation.since) / 1000)}`,
+      sunset: sunset.toUTCString(),
+      sunsetAt: sunset.getTime(),
+      successor: operation.deprecation.successor,
+    },
+  };
+  const { status } = operation;
+  const handle = operation.handle as Operation['handle'];
+  return {
+    method,
+    url,
+    schema,
+    config: { operation: config },
+    handler: async (request, reply) => {
+      const result = await handle(request, reply);
+      reply.code(status);
+      return status === 204 ? reply.send() : result;
+    },
+  };
+}

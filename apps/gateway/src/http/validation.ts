@@ -1,0 +1,235 @@
+import Ajv, { type ErrorObject } from 'ajv';
+import type { FieldError } from '@petstore/contracts';
+import type { FastifyRequest, FastifySchema, FastifySchemaCompiler } from 'fastify';
+import { INT64_MAX, NOT_BLANK, resolveSchema, type Schema } from '../common/schemas';
+
+/**
+ * Fastify's validator compiler for the gateway: Fastify calls it once per route and part at
+ * start, and the compiled function on every request before the handler. One ajv instance
+ * holds every schema. Bodies are never coerced (a JSON `"5"` is not the integer 5);
+ * `useDefaults` fills the documented defaults. ajv counts string lengths in code points, as
+ * the contract does. `verbose` puts the offending value in errors, to tell `null` from a
+ * wrong type.
+ */
+const ajv = new Ajv({ allErrors: true, useDefaults: true, coerceTypes: false, strict: true, verbose: true });
+ajv.addKeyword('example');
+
+// JSON numbers are IEEE doubles: above 2^53 every integer is rounded, so the top of int64
+// is compared after rounding (9223372036854775807 parses to 2^63).
+const TWO_POW_63 = 2 ** 63;
+ajv.addFormat('int64', { type: 'number', validate: (value: number) => Number.isInteger(value) && value >= -TWO_POW_63 && value <= TWO_POW_63 });
+ajv.addFormat('date-time', { type: 'string', validate: isShipDate });
+
+const DATE_TIME = /^(\d{4})-(\d{2})-(\d{2})[Tt](\d{2}):(\d{2}):(\d{2})(\.\d{1,9})?(?:[Zz]|([+-])(\d{2}):(\d{2}))$/;
+const DAYS = [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
+const LATEST = Date.UTC(9999, 11, 31, 23, 59, 59, 999);
+
+/**
+ * RFC 3339 §5.6 `date-time`, strictly: `T` between date and time and an offset that is `Z` or
+ * `±hh:mm` (ajv-formats also takes a space and `+hhmm`); and, as API.md §3 bounds it, an instant
+ * from 1970-01-01T00:00:00Z to 9999-12-31T23:59:59Z once the offset is applied, without a leap
+ * second, so that every service stores and writes it back the same.
+ */
+export function isShipDate(text: string): boolean {
+  const match = DATE_TIME.exec(text);
+  if (!match) return false;
+  const [year, month, day, hour, minute, second] = match.slice(1, 7).map(Number);
+  const leap = year % 4 === 0 && (year % 100 !== 0 || year % 400 === 0);
+  if (month < 1 || month > 12 || day < 1 || day > (month === 2 && leap ? 29 : DAYS[month - 1])) return false;
+  const offset = match[8] === undefined ? 0 : (match[8] === '-' ? -1 : 1) * (Number(match[9]) * 60 + Number(match[10]));
+  if (hour > 23 || minute > 59 || second > 59 || Number(match[9] ?? 0) > 23 || Number(match[10] ?? 0) > 59 || year < 1969) return false;
+  const instant = Date.UTC(year, month - 1, day, hour, minute, second, Math.floor(Number(match[7] ?? 0) * 1000)) - offset * 60_000;
+  return instant >= 0 && instant <= LATEST;
+}
+
+const PATH_ID = /^[1-9][0-9]{0,18}$/;
+
+/** A path id: a positive int64 in canonical decimal (no sign, no leading zeros), compared exactly. */
+export function isPathId(text: unknown): text is string {
+  return typeof text === 'string' && PATH_ID.test(text) && (text.length < 19 || BigInt(text) <= INT64_MAX);
+}
+
+const INTEGER_TEXT = /^(?:0|-?[1-9][0-9]*)$/;
+
+/**
+ * Query strings are text, so they are coerced deliberately, by the schema: a repeatable
+ * parameter becomes an array, integers must be decimal integers (not `1e2`, `0x10` or ``),
+ * booleans `true` or `false`. Whatever does not convert stays text, for the schema to refuse.
+ * The result has no prototype, so `__proto__` is a parameter like any other (and unknown).
+ */
+export function coerceQuery(schema: Schema, raw: Readonly<Record<string, unknown>>): Record<string, unknown> {
+  const properties = (schema['properties'] ?? {}) as Record<string, Schema>;
+  const result: Record<string, unknown> = Object.create(null);
+  for (const name of Object.keys(raw)) {
+    const value = raw[name];
+    const property = Object.hasOwn(properties, name) ? properties[name] : undefined;
+    if (property === undefined) result[name] = value;
+    else if (property['type'] === 'array') {
+      result[name] = (Array.isArray(value) ? value : [value]).map((item) => coerceScalar(property['items'] as Schema, item));
+    } else result[name] = Array.isArray(value) ? value : coerceScalar(property, value);
+  }
+  return result;
+}
+
+function coerceScalar(schema: Schema, value: unknown): unknown {
+  if (typeof value !== 'string') return value;
+  switch (schema['type']) {
+    case 'integer':
+      if (!INTEGER_TEXT.test(value)) return value;
+      if (value.length <= 15) return Number(value);
+      // Out of int64 entirely: a value that fails both `format: int64` and any `maximum`.
+      return BigInt(value) > INT64_MAX || BigInt(value) < -INT64_MAX - 1n ? Math.sign(Number(value)) * Number.MAX_VALUE : Number(value);
+    case 'boolean':
+      return value === 'true' ? true : value === 'false' ? false : value;
+    default:
+      return value;
+  }
+}
+
+// U+0000 and a surrogate without its pair: no service can store them (API.md §3).
+const UNSTORABLE = /\0|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
+
+/** Strings anywhere in a parsed body or query that contain what no service can store. */
+export function unstorableText(value: unknown, field = ''): FieldError[] {
+  if (typeof value === 'string') return UNSTORABLE.test(value) ? [{ field: field || 'body', message: 'must not contain U+0000 or an unpaired surrogate' }] : [];
+  if (value === null || typeof value !== 'object') return [];
+  const entries = Array.isArray(value) ? value.map((item, index): [string, unknown] => [`${field}[${index}]`, item]) : Object.keys(value).map((key): [string, unknown] => [field ? `${field}.${key}` : key, (value as Record<string, unknown>)[key]]);
+  return entries.flatMap(([path, item]) => unstorableText(item, path));
+}
+
+/** Fields that clients see in responses but may not send (API.md §3: read-only fields). */
+const READ_ONLY = new Set(['id', 'status', 'complete', 'rejectionReason', 'category', 'inventory']);
+
+type Where = 'body' | 'query';
+
+function fieldOf(instancePath: string, child?: string): string {
+  const segments = instancePath.split('/').slice(1);
+  if (child !== undefined) segments.push(child);
+  if (segments.length === 0) return 'body';
+  return segments.reduce((path, segment) => (/^\d+$/.test(segment) ? `${path}[${segment}]` : path ? `${path}.${segment}` : segment), '');
+}
+
+type Params = Record<string, unknown>;
+const s = (count: unknown) => (count === 1 ? '' : 's');
+
+/** The contract's wording for what ajv found, by keyword. */
+const MESSAGES: Record<string, (params: Params, error: ErrorObject) => string> = {
+  type: ({ type }, { data }) => (data === null ? 'must not be null' : `must be ${/^[aeiou]/.test(String(type)) ? 'an' : 'a'} ${type}`),
+  enum: ({ allowedValues }) => ((allowedValues as unknown[]).length === 1 ? `must be ${(allowedValues as unknown[])[0]}` : `must be one of ${(allowedValues as unknown[]).join(', ')}`),
+  minLength: ({ limit }) => `must be at least ${limit} character${s(limit)} long`,
+  maxLength: ({ limit }) => `must be at most ${limit} characters long`,
+  minimum: ({ limit }) => `must be at least ${limit}`,
+  maximum: ({ limit }) => `must be at most ${limit}`,
+  maxItems: ({ limit }) => `must have at most ${limit} items`,
+  pattern: ({ pattern }) => (pattern === NOT_BLANK ? 'must not be blank' : `must match ${pattern}`),
+  format: ({ format }) => (format === 'date-time' ? 'must be an RFC 3339 date-time such as 2026-05-01T10:00:00Z' : 'must be a 64-bit integer'),
+  minProperties: () => 'must have at least one field',
+  maxProperties: () => 'must be empty',
+};
+
+function describe(error: ErrorObject, where: Where): FieldError {
+  const params = error.params as Params;
+  if (error.keyword === 'required') return { field: fieldOf(error.instancePath, params['missingProperty'] as string), message: 'is required' };
+  if (error.keyword === 'additionalProperties') {
+    const name = params['additionalProperty'] as string;
+    const message = where === 'query' ? 'is not a known query parameter' : READ_ONLY.has(name) ? 'is read-only' : 'is not a known field';
+    return { field: fieldOf(error.instancePath, name), message };
+  }
+  return { field: fieldOf(error.instancePath), message: MESSAGES[error.keyword]?.(params, error) ?? error.message ?? 'is not valid' };
+}
+
+/** One message per field, the first: `""` is both too short and blank, and saying so once is enough. */
+export function fieldErrors(errors: readonly ErrorObject[], where: Where): FieldError[] {
+  const seen = new Set<string>();
+  return errors.map((error) => describe(error, where)).filter((detail) => !seen.has(detail.field) && seen.add(detail.field));
+}
+
+/**
+ * Ids issued by the services stay below 2^53, so a larger (valid int64) id can match nothing.
+ * It is forwarded as 2^53: exact, still nothing, and within every database integer type.
+ */
+const UNISSUED_ID = 2 ** 53;
+
+function int64Fields(schema: Schema): string[] {
+  const properties = (resolveSchema(schema)['properties'] ?? {}) as Record<string, Schema>;
+  return Object.keys(properties).filter((name) => properties[name]['format'] === 'int64');
+}
+
+function clampIds(data: Record<string, unknown>, fields: readonly string[]): void {
+  for (const field of fields) {
+    const value = data[field];
+    if (typeof value === 'number' && value > Number.MAX_SAFE_INTEGER) data[field] = UNISSUED_ID;
+  }
+}
+
+type Part = 'params' | 'querystring' | 'body';
+/** What is wrong with one part of a request, and the part as the handler reads it. */
+type Check = (data: unknown) => { details: FieldError[]; value: unknown };
+
+function compileCheck(schema: Schema, part: Part): Check {
+  if (part === 'params') {
+    const names = Object.keys((schema['properties'] ?? {}) as object);
+    return (params) => ({
+      details: names.filter((name) => !isPathId((params as Record<string, unknown>)[name])).map((field) => ({ field, message: 'must be a positive 64-bit integer' })),
+      value: params,
+    });
+  }
+  const validate = ajv.compile(schema);
+  const ids = int64Fields(schema);
+  if (part === 'querystring') {
+    return (raw) => {
+      const query = coerceQuery(schema, (raw ?? {}) as Record<string, unknown>);
+      const details = validate(query) ? [] : fieldErrors(validate.errors ?? [], 'query');
+      details.push(...unstorableText(query).filter((problem) => !details.some((detail) => detail.field === problem.field)));
+      if (details.length === 0) clampIds(query, ids);
+      return { details, value: query };
+    };
+  }
+  const required = resolveSchema(schema)['maxProperties'] !== 0;
+  return (body) => {
+    // Fastify hands over `null` for a request without a body; a JSON `null` never gets this far.
+    if (body === null || body === undefined) return { details: required ? [{ field: 'body', message: 'is required' }] : [], value: body };
+    const details = [...unstorableText(body), ...(validate(body) ? [] : fieldErrors(validate.errors ?? [], 'body'))];
+    // Only a valid body is changed: on failure the error handler checks it again, as it came.
+    if (details.length === 0) clampIds(body as Record<string, unknown>, ids);
+    return { details, value: body };
+  };
+}
+
+/** The details of a request whose form breaks the contract; the error handler turns it into 400 `VALIDATION_FAILED`. */
+export class RequestFormError extends Error {
+  constructor(readonly details: FieldError[]) {
+    super('The request does not match the contract');
+  }
+}
+
+const routeChecks = new Map<string, Partial<Record<Part, Check>>>();
+
+/**
+ * `fastify.setValidatorCompiler(...)`. Named schemas (`$id`) are added to ajv first, so that
+ * route schemas can refer to them. Headers are not checked here: the handler that reads one
+ * parses it (`Idempotency-Key`, `Prefer`).
+ */
+export function validatorCompiler(namedSchemas: () => Schema[]): FastifySchemaCompiler<FastifySchema> {
+  return ({ schema, method, url, httpPart }) => {
+    for (const named of namedSchemas()) if (!ajv.getSchema(named['$id'] as string)) ajv.addSchema(named);
+    if (httpPart !== 'params' && httpPart !== 'querystring' && httpPart !== 'body') return () => true;
+    const check = compileCheck(schema as Schema, httpPart);
+    const key = `${method} ${url}`;
+    routeChecks.set(key, { ...routeChecks.get(key), [httpPart]: check });
+    return (data: unknown) => {
+      const { details, value } = check(data);
+      return details.length > 0 ? { error: new RequestFormError(details) } : { value };
+    };
+  };
+}
+
+/** Every problem of the path, query and body together: Fastify stops at the first part that fails. */
+export function requestFormDetails(request: FastifyRequest): FieldError[] {
+  const checks = routeChecks.get(`${request.routeOptions.method} ${request.routeOptions.url}`) ?? {};
+  return [
+    ...(checks.params?.(request.params).details ?? []),
+    ...(checks.querystring?.(request.query).details ?? []),
+    ...(checks.body?.(request.body ?? null).details ?? []),
+  ];
+}

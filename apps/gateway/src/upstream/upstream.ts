@@ -1,0 +1,88 @@
+import { Logger } from '@nestjs/common';
+import { ClientProxyFactory, Transport, type ClientProxy } from '@nestjs/microservices';
+import { isRpcErrorBody, type AnyRpcDefinition, type ReplyOf, type RequestOf, type RpcService } from '@petstore/contracts';
+import type { GatewayConfig, RpcAddress } from '../config';
+import { ApiError, internalError } from '../http/api-error';
+
+export const SERVICES: readonly RpcService[] = ['catalog', 'orders', 'inventory'];
+
+/** Socket errors of connecting: nothing was sent, so the request was not carried out (503). */
+const NOT_CONNECTED = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH']);
+
+export interface CallOptions {
+  /** For a pattern every service answers (the health check). */
+  service?: RpcService;
+  timeoutMs?: number;
+}
+
+/**
+ * The one place the gateway sends RPC: request/response over the TCP transport of
+ * @nestjs/microservices, bounded by a timeout. A service's refusal (the RPC error body) becomes
+ * the same HTTP error. What the client may retry blindly is told apart from what it may not:
+ * no connection, or no connection within the timeout, is 503 (nothing was sent); a connection
+ * that breaks after sending, or no answer in time, is 504 (the outcome is unknown).
+ *
+ * Nest's TCP client connects on the first call and, when the connection closes (a service
+ * restart), forgets it; the next call connects again, so the gateway recovers by itself.
+ */
+export class Upstream {
+  private readonly logger = new Logger('Upstream');
+  private readonly clients: Record<RpcService, ClientProxy>;
+
+  constructor(private readonly config: GatewayConfig) {
+    const client = (address: RpcAddress) => ClientProxyFactory.create({ transport: Transport.TCP, options: { host: address.host, port: address.port } });
+    this.clients = { catalog: client(config.catalogRpc), orders: client(config.ordersRpc), inventory: client(config.inventoryRpc) };
+  }
+
+  call<D extends AnyRpcDefinition>(rpc: D, request: RequestOf<D>, options: CallOptions = {}): Promise<ReplyOf<D>> {
+    const service = (options.service ?? rpc.service) as RpcService;
+    const client = this.clients[service];
+    return new Promise<ReplyOf<D>>((resolve, reject) => {
+      let sent = false;
+      let settled = false;
+      let cancel = (): void => undefined;
+      const settle = (outcome: () => void) => {
+        if (settled) return;
+        settled = true;
+        clearTimeout(timer);
+        outcome();
+      };
+      const timer = setTimeout(() => {
+        cancel();
+        settle(() => reject(sent ? new ApiError('UPSTREAM_TIMEOUT', `The ${service} service did not answer in time`) : unavailable(service)));
+      }, options.timeoutMs ?? this.config.upstreamTimeoutMs);
+      client.connect().then(
+        () => {
+          if (settled) return;
+          sent = true;
+          const subscription = client.send(rpc.pattern, request).subscribe({
+            next: (reply: ReplyOf<D>) => settle(() => resolve(reply)),
+            // A handler that returns nothing completes without a value.
+            complete: () => settle(() => resolve(undefined as ReplyOf<D>)),
+            error: (error: unknown) => settle(() => reject(this.toApiError(service, rpc, error))),
+          });
+          cancel = () => subscription.unsubscribe();
+        },
+        () => settle(() => reject(unavailable(service))),
+      );
+    });
+  }
+
+  private toApiError(service: RpcService, rpc: AnyRpcDefinition, error: unknown): ApiError {
+    if (isRpcErrorBody(error)) return new ApiError(error.code, error.message, error.details, undefined, error.status);
+    const code = (error as { code?: unknown } | null)?.code;
+    // Connecting anew inside `send` (the connection closed a moment ago) failed: nothing was sent.
+    if (typeof code === 'string' && NOT_CONNECTED.has(code)) return unavailable(service);
+    if (error instanceof Error && (error.message === 'Connection closed' || typeof code === 'string')) {
+      return new ApiError('UPSTREAM_TIMEOUT', `The connection to the ${service} service broke after the request was sent; its outcome is unknown`);
+    }
+    this.logger.error(`Unexpected answer from ${service} to ${rpc.pattern.cmd}: ${error instanceof Error ? (error.stack ?? error.message) : JSON.stringify(error)}`);
+    return internalError();
+  }
+
+  async close(): Promise<void> {
+    await Promise.all(Object.values(this.clients).map((client) => client.close()));
+  }
+}
+
+const unavailable = (service: RpcService): ApiError => new ApiError('SERVICE_UNAVAILABLE', `The ${service} service is unavailable`);
