@@ -1,6 +1,7 @@
+import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { writeFileSync, mkdirSync } from 'node:fs';
-import { dirname } from 'node:path';
+import { dirname, join } from 'node:path';
 import { apiKeysEnv } from './fixtures';
 import { STACK_STATE_FILE, type StackState } from './stack-state';
 
@@ -8,6 +9,34 @@ import { STACK_STATE_FILE, type StackState } from './stack-state';
 // so it stays plain CommonJS under scripts/ rather than a library.
 // eslint-disable-next-line @nx/enforce-module-boundaries
 const stack = require('../../../../scripts/lib/stack.cjs');
+// eslint-disable-next-line @nx/enforce-module-boundaries
+const openapiTools = require('../../../../scripts/lib/openapi-tools.cjs');
+
+const PRISM_PORT = 13_090;
+
+/**
+ * A Prism proxy in front of the gateway, validating every response against the document the
+ * gateway serves: the suites' requests go through it (see `api`), and a response that breaks
+ * the document fails the test that received it.
+ */
+async function startPrism(gatewayUrl: string): Promise<{ url: string; pid: number; document: string }> {
+  const prism = openapiTools.npmTools()('prism');
+  const document = join(dirname(STACK_STATE_FILE), 'openapi.json');
+  writeFileSync(document, await (await fetch(`${gatewayUrl}/openapi.json`)).text());
+  const child = spawn(prism, ['proxy', document, gatewayUrl, '--host', '127.0.0.1', '--port', String(PRISM_PORT)], { stdio: 'ignore', detached: true });
+  child.unref();
+  const url = `http://127.0.0.1:${PRISM_PORT}`;
+  const deadline = Date.now() + 60_000;
+  for (;;) {
+    try {
+      await fetch(`${url}/health/live`);
+      return { url, pid: child.pid as number, document };
+    } catch (error) {
+      if (Date.now() > deadline) throw new Error(`Prism did not start within a minute: ${String(error)}`);
+      await new Promise((resolve) => setTimeout(resolve, 250));
+    }
+  }
+}
 
 /**
  * One real stack for the whole run, on its own ports (+10000), databases (`_e2e`), Kafka
@@ -30,17 +59,21 @@ export default async function globalSetup(): Promise<void> {
   stack.runMigrations(layout, extraEnv);
   const running = await stack.startStack(layout, { extraEnv });
   (globalThis as Record<string, unknown>).__petstoreStack = running;
+  mkdirSync(dirname(STACK_STATE_FILE), { recursive: true });
+  const prism = await startPrism(layout.urls.gateway);
 
   const state: StackState = {
     namespace,
     broker,
     gatewayUrl: layout.urls.gateway,
+    prismUrl: prism.url,
+    prismPid: prism.pid,
+    openApiFile: prism.document,
     apiKey: stack.DEV_API_KEY,
     envs: layout.envs,
     urls: layout.urls,
     extraEnv,
     pids: Object.fromEntries(Object.entries(running.processes).map(([name, child]) => [name, (child as { pid: number }).pid])),
   };
-  mkdirSync(dirname(STACK_STATE_FILE), { recursive: true });
   writeFileSync(STACK_STATE_FILE, JSON.stringify(state, null, 2));
 }

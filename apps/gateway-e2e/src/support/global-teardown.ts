@@ -10,7 +10,7 @@ export default async function globalTeardown(): Promise<void> {
   // Services a test restarted are not children of this process: stop them by pid.
   try {
     const state = JSON.parse(readFileSync(STACK_STATE_FILE, 'utf8')) as StackState;
-    for (const pid of Object.values(state.pids)) {
+    for (const pid of [...Object.values(state.pids), state.prismPid]) {
       try {
         process.kill(pid, 'SIGTERM');
       } catch {

@@ -8,6 +8,10 @@ export interface StackState {
   /** The run's own Kafka broker (see scripts/lib/stack.cjs). */
   broker: { port: number; controllerPort: number; dataDir: string };
   gatewayUrl: string;
+  /** The Prism proxy in front of the gateway, and the document it validates against. */
+  prismUrl: string;
+  prismPid: number;
+  openApiFile: string;
   apiKey: string;
   envs: Record<string, Record<string, string>>;
   urls: Record<string, string>;
