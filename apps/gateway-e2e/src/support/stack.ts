@@ -14,6 +14,19 @@ function responseViolations(headers: Headers): unknown[] {
   return header ? (JSON.parse(header) as Array<{ location: string[] }>).filter((violation) => violation.location[0] === 'response') : [];
 }
 
+/**
+ * `fetch`, sent again once when the connection it reused was closed before the request went
+ * out: Prism closes idle keep-alive connections, and such a request never reached it.
+ */
+export async function fetchOnce(url: string | URL | Request, init?: RequestInit): Promise<Response> {
+  try {
+    return await fetch(url, init);
+  } catch (error) {
+    if ((error as { cause?: { code?: string } }).cause?.code !== 'UND_ERR_SOCKET') throw error;
+    return fetch(url, init);
+  }
+}
+
 /** Prism judges a body that is not JSON itself instead of forwarding it, and stops at a path that does not decode. */
 function prismForwards(path: string, rawBody: string | undefined): boolean {
   try {
@@ -42,7 +55,7 @@ export async function api(
     ...options.headers,
   };
   for (const [name, value] of Object.entries(merged)) if (value !== undefined) headers[name] = value;
-  const response = await fetch(`${prismForwards(path, options.rawBody) ? state.prismUrl : state.gatewayUrl}${path}`, {
+  const response = await fetchOnce(`${prismForwards(path, options.rawBody) ? state.prismUrl : state.gatewayUrl}${path}`, {
     method,
     headers,
     body: options.rawBody ?? (options.body === undefined ? undefined : JSON.stringify(options.body)),

@@ -2,7 +2,7 @@ import { spawnSync } from 'node:child_process';
 import { rmSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { uniqueName } from '../support/fixtures';
-import { eventually, stackState } from '../support/stack';
+import { eventually, fetchOnce, stackState } from '../support/stack';
 
 // eslint-disable-next-line @nx/enforce-module-boundaries
 const openapiTools = require('../../../../scripts/lib/openapi-tools.cjs');
@@ -13,8 +13,8 @@ function run(command: string, args: string[]): void {
 }
 
 /** Refuses a response that Prism found to break the document. */
-async function checkedFetch(input: RequestInfo | URL, init?: RequestInit): Promise<Response> {
-  const response = await fetch(input, init);
+async function checkedFetch(input: string | URL | Request, init?: RequestInit): Promise<Response> {
+  const response = await fetchOnce(input, init);
   const violations = JSON.parse(response.headers.get('sl-violations') ?? '[]') as Array<{ location: string[] }>;
   const broken = violations.filter((violation) => violation.location[0] === 'response');
   if (broken.length > 0) throw new Error(`the response breaks the OpenAPI document: ${JSON.stringify(broken)}`);
