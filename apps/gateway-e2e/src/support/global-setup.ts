@@ -1,6 +1,6 @@
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { writeFileSync, mkdirSync } from 'node:fs';
+import { mkdirSync, openSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { apiKeysEnv } from './fixtures';
 import { STACK_STATE_FILE, type StackState } from './stack-state';
@@ -23,7 +23,8 @@ async function startPrism(gatewayUrl: string): Promise<{ url: string; pid: numbe
   const prism = openapiTools.npmTools()('prism');
   const document = join(dirname(STACK_STATE_FILE), 'openapi.json');
   writeFileSync(document, await (await fetch(`${gatewayUrl}/openapi.json`)).text());
-  const child = spawn(prism, ['proxy', document, gatewayUrl, '--host', '127.0.0.1', '--port', String(PRISM_PORT)], { stdio: 'ignore', detached: true });
+  const log = openSync(join(dirname(STACK_STATE_FILE), 'prism.log'), 'w');
+  const child = spawn(prism, ['proxy', document, gatewayUrl, '--host', '127.0.0.1', '--port', String(PRISM_PORT)], { stdio: ['ignore', log, log], detached: true });
   child.unref();
   const url = `http://127.0.0.1:${PRISM_PORT}`;
   const deadline = Date.now() + 60_000;

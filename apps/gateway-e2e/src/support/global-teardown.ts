@@ -1,10 +1,22 @@
-import { readFileSync, rmSync } from 'node:fs';
+import { existsSync, readFileSync, rmSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { STACK_STATE_FILE, type StackState } from './stack-state';
 
 // eslint-disable-next-line @nx/enforce-module-boundaries
 const stack = require('../../../../scripts/lib/stack.cjs');
 
+/** What Prism saw: every request it forwarded, and the responses that broke the document. */
+function reportPrism(): void {
+  const log = join(dirname(STACK_STATE_FILE), 'prism.log');
+  if (!existsSync(log)) return;
+  const lines = readFileSync(log, 'utf8').split('\n');
+  const requests = lines.filter((line) => line.includes('Request received')).length;
+  const violations = lines.filter((line) => /Violation: response/.test(line)).length;
+  console.log(`\n[prism] ${requests} requests checked against /openapi.json, ${violations} response violations`);
+}
+
 export default async function globalTeardown(): Promise<void> {
+  reportPrism();
   const running = (globalThis as Record<string, unknown>).__petstoreStack as { stop(): Promise<void> } | undefined;
   await running?.stop();
   // Services a test restarted are not children of this process: stop them by pid.
