@@ -1,5 +1,6 @@
-// `npm run bench`: what the gateway costs on the read path, how fast an order is decided
-// on the write path, and each process's memory — measured side by side in one run and
+// `npm run bench`: what the gateway costs on the read path, how many orders the saga decides
+// and how fast, beside floors that do the same jobs with nothing but node:http, pg and
+// kafkajs, plus `Prefer: wait`, memory and idle CPU — measured in one run on one machine and
 // written to docs/BENCHMARKS.md (raw figures in docs/bench/).
 import { fork } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
@@ -7,23 +8,34 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import autocannon from 'autocannon';
+import { Kafka, logLevel } from 'kafkajs';
 import pg from 'pg';
 import stack from './lib/stack.cjs';
 import rpc from './bench/rpc-load.cjs';
 
 const { ROOT, SERVICES, ensurePostgres, ensureKafka, build, stackLayout, dropDatabases, runMigrations, startStack } = stack;
 
-const READ_SECONDS = Number(process.env.BENCH_READ_SECONDS ?? 10);
-const WRITE_SECONDS = Number(process.env.BENCH_WRITE_SECONDS ?? 20);
-const RATES = (process.env.BENCH_RATES ?? '100,250,500').split(',').map(Number);
-const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 32);
+const env = (name, fallback) => process.env[name] ?? fallback;
+const READ_SECONDS = Number(env('BENCH_READ_SECONDS', 10));
+const CAPACITY_SECONDS = Number(env('BENCH_CAPACITY_SECONDS', 20));
+const RATE_SECONDS = Number(env('BENCH_RATE_SECONDS', 20));
+const RATES = env('BENCH_RATES', '100,250,500,1000').split(',').map(Number);
+const WAIT_RATES = env('BENCH_WAIT_RATES', '100,250').split(',').map(Number);
+const CONNECTIONS = Number(env('BENCH_CONNECTIONS', 32));
+const CAPACITY_CONNECTIONS = Number(env('BENCH_CAPACITY_CONNECTIONS', 64));
+const SOAK_MINUTES = Number(env('BENCH_SOAK_MINUTES', 0));
+const SOAK_RATE = Number(env('BENCH_SOAK_RATE', 200));
+const IDLE_SECONDS = Number(env('BENCH_IDLE_SECONDS', 60));
+const SECTIONS = new Set(env('BENCH_ONLY', 'reads,floor,capacity,rates,wait,idle').split(','));
+if (SOAK_MINUTES > 0) SECTIONS.add('soak');
 const ORDER_PETS = 30;
 const STOCK_PER_PET = 1_000_000;
 const API_KEY = `bench-${randomBytes(12).toString('hex')}`;
 const FLOOR_PORT = 23_999;
+const SAGA_FLOOR_PORT = 23_998;
 
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
-const round = (value, digits = 1) => Number(value.toFixed(digits));
+const round = (value, digits = 1) => (value === null || value === undefined ? null : Number(Number(value).toFixed(digits)));
 const log = (message) => console.log(`[bench] ${message}`);
 
 function rssMiB(pid) {
@@ -40,7 +52,8 @@ async function main() {
   ensureKafka();
   build();
 
-  const layout = stackLayout({ offset: 20_000, databaseSuffix: '_bench', namespace: `bench-${randomBytes(4).toString('hex')}.` });
+  const namespace = `bench-${randomBytes(4).toString('hex')}.`;
+  const layout = stackLayout({ offset: 20_000, databaseSuffix: '_bench', namespace });
   const extraEnv = {
     NODE_ENV: 'production',
     LOG_LEVEL: 'warn',
@@ -51,7 +64,15 @@ async function main() {
   runMigrations(layout, extraEnv);
   // The services' own output would drown the report; it is kept in tmp/ for a look afterwards.
   fs.mkdirSync(path.join(ROOT, 'tmp'), { recursive: true });
-  const running = await startStack(layout, { extraEnv, output: fs.createWriteStream(path.join(ROOT, 'tmp/bench-stack.log')) });
+  // BENCH_CPU_PROF=<dir>: every stack process writes a V8 CPU profile there when it stops
+  // (summarise with `node scripts/bench/cpu-profile-summary.mjs <dir>`).
+  const cpuProfiles = process.env.BENCH_CPU_PROF;
+  const nodeArgs = cpuProfiles ? ['--cpu-prof', `--cpu-prof-dir=${path.resolve(cpuProfiles)}`] : [];
+  const running = await startStack(layout, {
+    extraEnv,
+    nodeArgs,
+    output: fs.createWriteStream(path.join(ROOT, 'tmp/bench-stack.log')),
+  });
   const gateway = layout.urls.gateway;
   const headers = { authorization: `Bearer ${API_KEY}`, 'content-type': 'application/json' };
   const call = async (method, url, body) => {
@@ -60,9 +81,13 @@ async function main() {
     if (!response.ok) throw new Error(`${method} ${url} → ${response.status} ${text}`);
     return text ? JSON.parse(text) : undefined;
   };
+  const ordersDb = new pg.Pool({ connectionString: layout.envs.orders.DATABASE_URL, max: 2 });
 
-  const results = { startedAt: new Date().toISOString(), settings: { READ_SECONDS, WRITE_SECONDS, RATES, CONNECTIONS } };
-  let floor;
+  const results = {
+    startedAt: new Date().toISOString(),
+    settings: { READ_SECONDS, CAPACITY_SECONDS, RATE_SECONDS, RATES, WAIT_RATES, CONNECTIONS, CAPACITY_CONNECTIONS, SOAK_MINUTES, SOAK_RATE },
+  };
+  const helpers = [];
   try {
     log('seeding');
     const category = await call('POST', '/v1/categories', { name: 'Bench dogs', description: 'Seeded by the benchmark' });
@@ -71,29 +96,203 @@ async function main() {
     const orderPets = pets.slice(0, ORDER_PETS);
     for (const pet of orderPets) await call('PUT', `/v1/store/inventory/${pet.id}`, { quantity: STOCK_PER_PET });
     await sleep(2000);
-
     results.memoryAtRest = Object.fromEntries(Object.entries(running.processes).map(([name, child]) => [name, rssMiB(child.pid)]));
+    const peakRss = Object.fromEntries(Object.keys(running.processes).map((name) => [name, 0]));
+    const sampler = setInterval(() => {
+      for (const [name, child] of Object.entries(running.processes)) peakRss[name] = Math.max(peakRss[name], rssMiB(child.pid) ?? 0);
+    }, 250);
 
-    log('read path');
-    floor = fork(path.join(ROOT, 'scripts/bench/floor-server.cjs'), {
-      env: { ...process.env, PORT: String(FLOOR_PORT), DATABASE_URL: layout.envs.catalog.DATABASE_URL },
+    let next = 0;
+    const nextPetId = () => orderPets[(next++) % orderPets.length].id;
+    const orderRequest = (extraHeaders = {}) => ({
+      method: 'POST',
+      headers: { ...headers, ...extraHeaders },
+      setupRequest: (request) => ({ ...request, body: JSON.stringify({ petId: nextPetId(), quantity: 1 }) }),
     });
-    await new Promise((resolve) => floor.once('message', resolve));
-    const reads = [
-      { name: 'GET /v1/categories/{id}', gateway: `/v1/categories/${category.id}`, floor: `/categories/${category.id}`,
-        pattern: { cmd: 'categories.get' }, payload: () => ({ requestId: 'bench', id: String(category.id) }) },
-      { name: 'GET /v1/pets?limit=20', gateway: '/v1/pets?limit=20', floor: '/pets?limit=20',
-        pattern: { cmd: 'pets.list' }, payload: () => ({ requestId: 'bench', limit: 20, after: 0 }) },
-    ];
-    results.reads = [];
+    const ours = { url: `${gateway}/v1/store/orders`, db: ordersDb, table: 'store_order', request: orderRequest, processes: running.processes };
+
+    if (SECTIONS.has('reads')) results.reads = await readPath(layout, category);
+
+    let floor;
+    if (SECTIONS.has('floor')) {
+      log('saga floor (node:http + pg + kafkajs)');
+      floor = await startSagaFloor(layout, namespace, orderPets.map((pet) => pet.id));
+      helpers.push(floor);
+      const floorTarget = {
+        url: `http://127.0.0.1:${SAGA_FLOOR_PORT}/orders`,
+        db: floor.ordersDb,
+        table: 'floor_order',
+        processes: floor.processes,
+        request: () => ({
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          setupRequest: (request) => ({ ...request, body: JSON.stringify({ petId: nextPetId(), quantity: 1 }) }),
+        }),
+      };
+      results.floorCapacity = await capacity(floorTarget);
+      results.floorRates = [];
+      for (const rate of RATES) results.floorRates.push(await atRate(floorTarget, rate));
+      await floor.stop();
+    }
+
+    if (SECTIONS.has('capacity')) {
+      log('saga capacity');
+      results.capacity = await capacity(ours);
+    }
+    if (SECTIONS.has('rates')) {
+      results.rates = [];
+      for (const rate of RATES) {
+        log(`saga at ${rate} orders/s`);
+        results.rates.push(await atRate(ours, rate));
+      }
+    }
+    if (SECTIONS.has('wait')) {
+      results.wait = [];
+      for (const rate of WAIT_RATES) {
+        log(`Prefer: wait=5 at ${rate} orders/s`);
+        results.wait.push(await withWait(ours, rate));
+      }
+    }
+    if (SECTIONS.has('soak')) {
+      log(`soak: ${SOAK_MINUTES} min at ${SOAK_RATE} orders/s`);
+      results.soak = await soak(ours, layout);
+    }
+    clearInterval(sampler);
+    results.memoryUnderWriteLoad = peakRss;
+
+    log('checking stock against approved orders');
+    results.stockCheck = await checkStock(call, ordersDb, orderPets);
+
+    if (SECTIONS.has('idle')) {
+      log(`idle CPU over ${IDLE_SECONDS} s`);
+      await sleep(10_000);
+      results.idleCpu = await idleCpu(running.processes, IDLE_SECONDS);
+    }
+  } finally {
+    for (const helper of helpers) await helper.stop().catch(() => undefined);
+    await ordersDb.end();
+    await running.stop();
+  }
+  results.environment = await environment();
+  writeReport(results);
+
+  /**
+   * Closed loop through `target` as fast as it takes orders; decisions read from its database
+   * afterwards, and the CPU each part of the machine spent per decided order.
+   */
+  async function capacity(target) {
+    const since = await dbNow(target.db);
+    const cpuBefore = cpuSnapshot(target.processes);
+    const placement = await cannon({
+      url: target.url,
+      duration: CAPACITY_SECONDS,
+      connections: CAPACITY_CONNECTIONS,
+      requests: [target.request()],
+    });
+    const decided = await decisions(target, since);
+    const spent = cpuSpent(cpuBefore, cpuSnapshot(target.processes));
+    const cpuMsPerOrder = Object.fromEntries(
+      Object.entries(spent).map(([part, seconds]) => [part, round((seconds * 1000) / Math.max(1, decided.decided), 2)]),
+    );
+    return { ...decided, placedPerSecond: placement.requestsPerSecond, placementP99: placement.p99, failed: placement.failed, cpuMsPerOrder };
+  }
+
+  /** Open loop at `rate` orders/s; placed → decided as recorded by the database (no polling load). */
+  async function atRate(target, rate) {
+    const since = await dbNow(target.db);
+    const placement = await cannon({
+      url: target.url,
+      duration: RATE_SECONDS,
+      overallRate: rate,
+      connections: Math.max(CONNECTIONS, Math.ceil(rate / 10)),
+      requests: [target.request()],
+    });
+    const decided = await decisions(target, since);
+    return {
+      offeredRate: rate,
+      achievedRate: placement.requestsPerSecond,
+      created: placement.ok,
+      failed: placement.failed,
+      placementP50: placement.p50,
+      placementP99: placement.p99,
+      ...decided,
+    };
+  }
+
+  /** What a client sees with `Prefer: wait=5`: the 201 arrives with the decision. */
+  async function withWait(target, rate) {
+    let decidedAnswers = 0;
+    let applied = 0;
+    let answers = 0;
+    const request = target.request({ prefer: 'wait=5' });
+    request.onResponse = (status, body, context, responseHeaders) => {
+      answers += 1;
+      if (!/"status":"placed"/.test(body)) decidedAnswers += 1;
+      const values = Array.isArray(responseHeaders) ? responseHeaders : Object.entries(responseHeaders ?? {}).flat();
+      for (let i = 0; i < values.length; i += 2) {
+        if (String(values[i]).toLowerCase() === 'preference-applied') applied += 1;
+      }
+    };
+    const result = await cannon({
+      url: target.url,
+      duration: RATE_SECONDS,
+      overallRate: rate,
+      // Each held answer occupies its connection until the decision.
+      connections: Math.max(CONNECTIONS, Math.ceil(rate / 5)),
+      requests: [request],
+    });
+    return { offeredRate: rate, achievedRate: result.requestsPerSecond, p50: result.p50, p99: result.p99, answers, decidedAnswers, applied, failed: result.failed };
+  }
+
+  /** A steady rate for minutes: latency per minute, and the messaging tables at the start and the end. */
+  async function soak(target, stackLayout) {
+    const tablesAtStart = await messagingTables(stackLayout);
+    const minutes = [];
+    for (let minute = 1; minute <= SOAK_MINUTES; minute += 1) {
+      const result = await atRateFor(target, SOAK_RATE, 60);
+      minutes.push({ minute, ...result });
+      log(`soak minute ${minute}: p50 ${result.decisionP50} ms, p99 ${result.decisionP99} ms`);
+    }
+    const tablesAtEnd = await messagingTables(stackLayout);
+    return { rate: SOAK_RATE, minutes, tablesAtStart, tablesAtEnd };
+  }
+
+  async function atRateFor(target, rate, seconds) {
+    const since = await dbNow(target.db);
+    const placement = await cannon({
+      url: target.url,
+      duration: seconds,
+      overallRate: rate,
+      connections: Math.max(CONNECTIONS, Math.ceil(rate / 10)),
+      requests: [target.request()],
+    });
+    return { achievedRate: placement.requestsPerSecond, failed: placement.failed, ...(await decisions(target, since)) };
+  }
+}
+
+async function readPath(layout, category) {
+  log('read path');
+  const floor = fork(path.join(ROOT, 'scripts/bench/floor-server.cjs'), {
+    env: { ...process.env, PORT: String(FLOOR_PORT), DATABASE_URL: layout.envs.catalog.DATABASE_URL },
+  });
+  await new Promise((resolve) => floor.once('message', resolve));
+  const headers = { authorization: `Bearer ${API_KEY}` };
+  const reads = [
+    { name: 'GET /v1/categories/{id}', gateway: `/v1/categories/${category.id}`, floor: `/categories/${category.id}`,
+      pattern: { cmd: 'categories.get' }, payload: () => ({ requestId: 'bench', id: String(category.id) }) },
+    { name: 'GET /v1/pets?limit=20', gateway: '/v1/pets?limit=20', floor: '/pets?limit=20',
+      pattern: { cmd: 'pets.list' }, payload: () => ({ requestId: 'bench', limit: 20, after: 0 }) },
+  ];
+  const results = [];
+  try {
     for (const read of reads) {
-      const viaGateway = await cannon({ url: `${gateway}${read.gateway}`, headers, warmup: true });
+      const viaGateway = await cannon({ url: `${layout.urls.gateway}${read.gateway}`, headers, warmup: true });
       const direct = await rpc.rpcLoad({
         host: '127.0.0.1', port: Number(layout.envs.catalog.RPC_PORT), pattern: read.pattern, payload: read.payload,
         connections: CONNECTIONS, durationSeconds: READ_SECONDS,
       });
       const floorRun = await cannon({ url: `http://127.0.0.1:${FLOOR_PORT}${read.floor}`, warmup: true });
-      results.reads.push({
+      results.push({
         name: read.name,
         gateway: viaGateway,
         direct: { requestsPerSecond: round(direct.requestsPerSecond), p50: round(direct.p50, 2), p99: round(direct.p99, 2), errors: direct.errors },
@@ -102,65 +301,170 @@ async function main() {
         gatewayToFloor: round(viaGateway.requestsPerSecond / floorRun.requestsPerSecond, 2),
       });
     }
-
-    log('write path');
-    results.writes = [];
-    const peakRss = Object.fromEntries(SERVICES.concat('gateway').map((name) => [name, 0]));
-    const sampler = setInterval(() => {
-      for (const [name, child] of Object.entries(running.processes)) peakRss[name] = Math.max(peakRss[name], rssMiB(child.pid) ?? 0);
-    }, 250);
-    let next = 0;
-    const nextPetId = () => orderPets[(next++) % orderPets.length].id;
-    for (const rate of RATES) {
-      const decisionLatencies = [];
-      let sampling = true;
-      const sampleDecisions = (async () => {
-        while (sampling) {
-          const placedAt = performance.now();
-          const order = await call('POST', '/v1/store/orders', { petId: nextPetId(), quantity: 1 });
-          let current = order;
-          while (current.status === 'placed') {
-            await sleep(2);
-            current = await call('GET', `/v1/store/orders/${order.id}`);
-          }
-          decisionLatencies.push(performance.now() - placedAt);
-          await sleep(100);
-        }
-      })();
-      const placement = await cannon({
-        url: `${gateway}/v1/store/orders`,
-        headers,
-        duration: WRITE_SECONDS,
-        overallRate: rate,
-        connections: Math.max(CONNECTIONS, Math.ceil(rate / 10)),
-        requests: [{ method: 'POST', setupRequest: (request) => ({ ...request, body: JSON.stringify({ petId: nextPetId(), quantity: 1 }) }) }],
-      });
-      sampling = false;
-      await sampleDecisions;
-      decisionLatencies.sort((a, b) => a - b);
-      results.writes.push({
-        offeredRate: rate,
-        achievedRate: placement.requestsPerSecond,
-        created: placement.ok,
-        failed: placement.failed,
-        placementP50: placement.p50,
-        placementP99: placement.p99,
-        approvalSamples: decisionLatencies.length,
-        approvalP50: round(rpc.percentile(decisionLatencies, 50), 1),
-        approvalP99: round(rpc.percentile(decisionLatencies, 99), 1),
-      });
-    }
-    clearInterval(sampler);
-    results.memoryUnderWriteLoad = peakRss;
-
-    log('checking stock against approved orders');
-    results.stockCheck = await checkStock(call, orderPets);
   } finally {
-    floor?.kill('SIGTERM');
-    await running.stop();
+    floor.kill('SIGTERM');
   }
-  results.environment = await environment();
-  writeReport(results);
+  return results;
+}
+
+/** The two processes of the saga floor on their own databases and topics, with the order pets stocked. */
+async function startSagaFloor(layout, namespace, petIds) {
+  const base = new URL(layout.envs.orders.DATABASE_URL);
+  const databaseUrl = (name) => Object.assign(new URL(base), { pathname: `/${name}` }).toString();
+  const urls = { orders: databaseUrl('petstore_floor_orders_bench'), inventory: databaseUrl('petstore_floor_inventory_bench') };
+  const admin = new pg.Client({ connectionString: databaseUrl('postgres') });
+  await admin.connect();
+  for (const url of Object.values(urls)) {
+    const name = new URL(url).pathname.slice(1);
+    await admin.query(`drop database if exists "${name}" with (force)`);
+    await admin.query(`create database "${name}"`);
+  }
+  await admin.end();
+  const kafka = new Kafka({ clientId: 'bench-floor', brokers: layout.envs.orders.KAFKA_BROKERS.split(','), logLevel: logLevel.ERROR });
+  const kafkaAdmin = kafka.admin();
+  await kafkaAdmin.connect();
+  await kafkaAdmin.createTopics({
+    topics: ['floor.orders', 'floor.stock'].map((topic) => ({ topic: `${namespace}${topic}`, numPartitions: 3, replicationFactor: 1 })),
+  });
+  await kafkaAdmin.disconnect();
+  const start = (role) => {
+    const child = fork(path.join(ROOT, 'scripts/bench/saga-floor.cjs'), [role], {
+      env: { ...process.env, DATABASE_URL: urls[role], KAFKA_BROKERS: layout.envs.orders.KAFKA_BROKERS, NAMESPACE: namespace, PORT: String(SAGA_FLOOR_PORT) },
+    });
+    return { child, ready: new Promise((resolve, reject) => { child.once('message', resolve); child.once('exit', (code) => reject(new Error(`saga floor ${role} exited (${code})`))); }) };
+  };
+  const inventory = start('inventory');
+  await inventory.ready;
+  const stock = new pg.Client({ connectionString: urls.inventory });
+  await stock.connect();
+  await stock.query('insert into floor_stock (pet_id, quantity) select unnest($1::bigint[]), $2', [petIds, STOCK_PER_PET]);
+  await stock.end();
+  const orders = start('orders');
+  await orders.ready;
+  const ordersDb = new pg.Pool({ connectionString: urls.orders, max: 2 });
+  return {
+    ordersDb,
+    processes: { 'floor orders': orders.child, 'floor inventory': inventory.child },
+    async stop() {
+      for (const side of [orders, inventory]) side.child.kill('SIGTERM');
+      await ordersDb.end().catch(() => undefined);
+    },
+  };
+}
+
+async function dbNow(db) {
+  const { rows } = await db.query('select now() as now');
+  return rows[0].now;
+}
+
+/**
+ * Orders placed since `since`, once every one is decided (a minute at most): how many, the
+ * rate at which they were decided (first placed → last decided) and placed → decided latency.
+ */
+async function decisions({ db, table }, since) {
+  const deadline = Date.now() + 60_000;
+  for (;;) {
+    const { rows } = await db.query(`select count(*)::int as open from ${table} where created_at >= $1 and status = 'placed'`, [since]);
+    if (rows[0].open === 0 || Date.now() > deadline) break;
+    await sleep(250);
+  }
+  const { rows } = await db.query(
+    `select count(*)::int as placed,
+            count(*) filter (where status <> 'placed')::int as decided,
+            extract(epoch from max(updated_at) filter (where status <> 'placed') - min(created_at))::float8 as span,
+            percentile_cont(array[0.5, 0.99]) within group (order by extract(epoch from updated_at - created_at) * 1000)
+              filter (where status <> 'placed') as latency
+       from ${table} where created_at >= $1`,
+    [since],
+  );
+  const row = rows[0];
+  return {
+    placed: row.placed,
+    decided: row.decided,
+    undecided: row.placed - row.decided,
+    decidedPerSecond: row.span > 0 ? round(row.decided / row.span) : null,
+    decisionP50: round(row.latency?.[0]),
+    decisionP99: round(row.latency?.[1]),
+  };
+}
+
+/** Rows and size of the messaging tables of every service database. */
+async function messagingTables(layout) {
+  const sizes = {};
+  for (const name of SERVICES) {
+    const client = new pg.Client({ connectionString: layout.envs[name].DATABASE_URL });
+    await client.connect();
+    try {
+      for (const table of ['outbox_event', 'processed_event', 'consumer_position']) {
+        const { rows } = await client.query(
+          `select count(*)::int as rows, pg_total_relation_size('${table}')::bigint as bytes from ${table}`,
+        );
+        sizes[`${name}.${table}`] = { rows: rows[0].rows, kib: round(Number(rows[0].bytes) / 1024) };
+      }
+    } finally {
+      await client.end();
+    }
+  }
+  return sizes;
+}
+
+const USER_HZ = 100; // what /proc/<pid>/stat counts CPU time in on Linux
+
+/** CPU seconds a process has used so far (0 once it is gone). */
+function cpuOf(pid) {
+  try {
+    const fields = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+    return (Number(fields[11]) + Number(fields[12])) / USER_HZ;
+  } catch {
+    return 0;
+  }
+}
+
+/** The local PostgreSQL server's main process (its backends are its children). */
+function postmasterPid() {
+  const dir = '/var/run/postgresql';
+  const file = fs.existsSync(dir) ? fs.readdirSync(dir).find((name) => name.endsWith('.pid')) : undefined;
+  return file ? fs.readFileSync(path.join(dir, file), 'utf8').trim() : undefined;
+}
+
+/**
+ * CPU seconds used so far by each process of the stack, of the local PostgreSQL server (each
+ * backend), of the stack's Kafka broker and of this process (the load generator), by pid.
+ */
+function cpuSnapshot(processes) {
+  const snapshot = new Map(Object.entries(processes).map(([name, child]) => [String(child.pid), { part: name, cpu: cpuOf(child.pid) }]));
+  const postmaster = postmasterPid();
+  const kafkaData = process.env.KAFKA_DATA_DIR ?? path.join(os.homedir(), '.cache/petstore/kafka-data');
+  if (postmaster) snapshot.set(postmaster, { part: 'postgres', cpu: cpuOf(postmaster) });
+  for (const pid of fs.readdirSync('/proc').filter((entry) => /^\d+$/.test(entry))) {
+    try {
+      const parent = /PPid:\s+(\d+)/.exec(fs.readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1];
+      if (parent === postmaster) snapshot.set(pid, { part: 'postgres', cpu: cpuOf(pid) });
+      else if (fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes(`${kafkaData}/server.properties`)) {
+        snapshot.set(pid, { part: 'kafka', cpu: cpuOf(pid) });
+      }
+    } catch {
+      // gone meanwhile
+    }
+  }
+  snapshot.set(String(process.pid), { part: 'load generator', cpu: cpuOf(process.pid) });
+  return snapshot;
+}
+
+/** CPU seconds each part used between two snapshots (a process that started meanwhile counts from zero). */
+function cpuSpent(before, after) {
+  const spent = {};
+  for (const [pid, { part, cpu }] of after) spent[part] = (spent[part] ?? 0) + cpu - (before.get(pid)?.cpu ?? 0);
+  return spent;
+}
+
+/** Share of one core each process used while nothing was asked of it. */
+async function idleCpu(processes, seconds) {
+  const before = Object.fromEntries(Object.entries(processes).map(([name, child]) => [name, cpuOf(child.pid)]));
+  await sleep(seconds * 1000);
+  return Object.fromEntries(
+    Object.entries(processes).map(([name, child]) => [name, round(((cpuOf(child.pid) - before[name]) / seconds) * 100, 2)]),
+  );
 }
 
 async function cannon({ url, headers = {}, duration = READ_SECONDS, overallRate, connections = CONNECTIONS, requests, warmup = false }) {
@@ -177,29 +481,25 @@ async function cannon({ url, headers = {}, duration = READ_SECONDS, overallRate,
 }
 
 /** Every approved order took its units exactly once: stock + approved units = what was stocked. */
-async function checkStock(call, pets) {
+async function checkStock(call, ordersDb, pets) {
   const deadline = Date.now() + 60_000;
-  while ((await call('GET', '/v1/store/orders?status=placed&limit=1')).length > 0) {
+  while ((await ordersDb.query("select 1 from store_order where status = 'placed' limit 1")).rows.length > 0) {
     if (Date.now() > deadline) throw new Error('orders were still undecided a minute after the load ended');
     await sleep(200);
   }
-  let approvedUnits = 0;
+  const { rows } = await ordersDb.query(
+    `select pet_id, sum(quantity)::int as units from store_order where status = 'approved' and pet_id = any($1) group by pet_id`,
+    [pets.map((pet) => pet.id)],
+  );
+  const approved = new Map(rows.map((row) => [Number(row.pet_id), row.units]));
   let stock = 0;
   let mismatches = 0;
   for (const pet of pets) {
-    let units = 0;
-    let after = 0;
-    for (;;) {
-      const page = await call('GET', `/v1/store/orders?petId=${pet.id}&status=approved&limit=100&after=${after}`);
-      units += page.reduce((sum, order) => sum + order.quantity, 0);
-      if (page.length < 100) break;
-      after = page[page.length - 1].id;
-    }
     const item = await call('GET', `/v1/store/inventory/${pet.id}`);
-    if (item.quantity + units !== STOCK_PER_PET) mismatches += 1;
-    approvedUnits += units;
+    if (item.quantity + (approved.get(pet.id) ?? 0) !== STOCK_PER_PET) mismatches += 1;
     stock += item.quantity;
   }
+  const approvedUnits = [...approved.values()].reduce((sum, units) => sum + units, 0);
   return { pets: pets.length, stocked: pets.length * STOCK_PER_PET, approvedUnits, remaining: stock, mismatches, exact: mismatches === 0 };
 }
 
@@ -221,6 +521,8 @@ async function environment() {
   };
 }
 
+const table = (head, rows) => [`| ${head.join(' | ')} |`, `|${head.map(() => '---').join('|')}|`, ...rows.map((row) => `| ${row.join(' | ')} |`)];
+
 /**
  * The figures go between the markers of docs/BENCHMARKS.md; the reading of them around the
  * markers is written by hand and survives the next run.
@@ -231,48 +533,77 @@ function writeReport(results) {
   fs.mkdirSync(rawDir, { recursive: true });
   const rawFile = path.join(rawDir, `raw-${day}.json`);
   fs.writeFileSync(rawFile, `${JSON.stringify(results, null, 2)}\n`);
+  const rel = path.relative(path.join(ROOT, 'docs'), rawFile);
 
-  const env = results.environment;
-  const s = results.stockCheck;
-  const figures = [
-    `Run of ${results.startedAt} on ${env.cpus}, ${env.memoryGiB} GiB; Node ${env.node}, PostgreSQL ${env.postgres}, ` +
-      `Kafka ${env.kafka}, NestJS ${env.nestjs}, MikroORM ${env.mikroOrm}, kafkajs ${env.kafkajs}. ` +
-      `Reads: ${READ_SECONDS} s per run after a 3 s warm-up, ${CONNECTIONS} connections. Writes: ${WRITE_SECONDS} s per rate. ` +
-      `Raw figures: [${path.relative(path.join(ROOT, 'docs'), rawFile)}](${path.relative(path.join(ROOT, 'docs'), rawFile)}).`,
-    '',
-    '### Read path',
-    '',
-    '| query | served by | requests/s | p50 ms | p99 ms |',
-    '|---|---|---|---|---|',
-    ...results.reads.flatMap((r) => [
-      `| ${r.name} | gateway (HTTP → TCP → catalog) | ${r.gateway.requestsPerSecond} | ${r.gateway.p50} | ${r.gateway.p99} |`,
-      `| | catalog direct (TCP) | ${r.direct.requestsPerSecond} | ${r.direct.p50} | ${r.direct.p99} |`,
-      `| | floor (node:http + pg, same SQL) | ${r.floor.requestsPerSecond} | ${r.floor.p50} | ${r.floor.p99} |`,
-      `| | gateway / direct | **${r.gatewayToDirect}** | | |`,
-      `| | gateway / floor | **${r.gatewayToFloor}** | | |`,
-    ]),
-    '',
-    '### Write path: `POST /v1/store/orders`',
-    '',
-    '| offered/s | achieved/s | 201s | failed | 201 p50 ms | 201 p99 ms | approval samples | placed→approved p50 ms | placed→approved p99 ms |',
-    '|---|---|---|---|---|---|---|---|---|',
-    ...results.writes.map(
-      (w) =>
-        `| ${w.offeredRate} | ${w.achievedRate} | ${w.created} | ${w.failed} | ${w.placementP50} | ${w.placementP99} | ` +
-        `${w.approvalSamples} | ${w.approvalP50} | ${w.approvalP99} |`,
-    ),
-    '',
-    `Stock check after the load: ${s.pets} pets stocked with ${s.stocked} units, ${s.approvedUnits} units in approved orders, ` +
-      `${s.remaining} left, ${s.mismatches} pets where stock + approved ≠ stocked — **${s.exact ? 'exact' : 'NOT exact'}**.`,
-    '',
-    '### Memory (RSS, MiB)',
-    '',
-    '| process | at rest | peak under write load |',
-    '|---|---|---|',
-    ...Object.keys(results.memoryAtRest).map(
-      (name) => `| ${name} | ${results.memoryAtRest[name]} | ${results.memoryUnderWriteLoad[name]} |`,
-    ),
-  ].join('\n');
+  const e = results.environment;
+  const s = results.settings;
+  const out = [
+    `Run of ${results.startedAt} on ${e.cpus}, ${e.memoryGiB} GiB; Node ${e.node}, PostgreSQL ${e.postgres}, ` +
+      `Kafka ${e.kafka}, NestJS ${e.nestjs}, MikroORM ${e.mikroOrm}, kafkajs ${e.kafkajs}. The stack, the floors and the ` +
+      `load generator share the machine. Raw figures: [${rel}](${rel}).`,
+  ];
+  if (results.reads) {
+    out.push('', `### Read path (${s.READ_SECONDS} s per run after a 3 s warm-up, ${s.CONNECTIONS} connections)`, '');
+    out.push(...table(['query', 'served by', 'requests/s', 'p50 ms', 'p99 ms'], results.reads.flatMap((r) => [
+      [r.name, 'gateway (HTTP → TCP → catalog)', r.gateway.requestsPerSecond, r.gateway.p50, r.gateway.p99],
+      ['', 'catalog direct (TCP)', r.direct.requestsPerSecond, r.direct.p50, r.direct.p99],
+      ['', 'floor (node:http + pg, same SQL)', r.floor.requestsPerSecond, r.floor.p50, r.floor.p99],
+      ['', 'gateway / direct', `**${r.gatewayToDirect}**`, '', ''],
+      ['', 'gateway / floor', `**${r.gatewayToFloor}**`, '', ''],
+    ])));
+  }
+  if (results.capacity || results.floorCapacity) {
+    out.push('', `### Saga capacity (closed loop, ${s.CAPACITY_CONNECTIONS} connections, ${s.CAPACITY_SECONDS} s of placements, decisions read from the database)`, '');
+    const row = (name, c) => [name, c.placedPerSecond, c.decided, c.undecided, `**${c.decidedPerSecond}**`, c.decisionP50, c.decisionP99, c.failed];
+    const rows = [];
+    if (results.capacity) rows.push(row('the stack (gateway → orders → Kafka → inventory → Kafka → orders)', results.capacity));
+    if (results.floorCapacity) rows.push(row('saga floor (node:http + pg + kafkajs)', results.floorCapacity));
+    out.push(...table(['pipeline', 'placed/s', 'decided', 'left undecided', 'decided/s', 'placed→decided p50 ms', 'p99 ms', 'failed'], rows));
+    if (results.capacity && results.floorCapacity) {
+      out.push('', `Stack / floor: **${round(results.capacity.decidedPerSecond / results.floorCapacity.decidedPerSecond, 2)}**.`);
+    }
+    out.push('', 'CPU per decided order during that run (ms; a process that shows 0.5 ms per order can take at most 2,000 orders/s of one core):', '');
+    for (const [name, c] of [['stack', results.capacity], ['floor', results.floorCapacity]]) {
+      if (!c?.cpuMsPerOrder) continue;
+      const parts = Object.entries(c.cpuMsPerOrder);
+      const total = round(parts.reduce((sum, [, ms]) => sum + ms, 0), 2);
+      out.push(`- ${name}: ${parts.map(([part, ms]) => `${part} ${ms}`).join(', ')}; **${total} ms** in all.`);
+    }
+  }
+  const rateRows = (name, list) => list.map((r) => [name, r.offeredRate, r.achievedRate, r.created, r.failed, r.placementP50, r.placementP99, r.decidedPerSecond, `**${r.decisionP50}**`, `**${r.decisionP99}**`]);
+  if (results.rates || results.floorRates) {
+    out.push('', `### Saga at fixed rates (open loop, ${s.RATE_SECONDS} s each; placed → decided as the orders table records it)`, '');
+    out.push(...table(
+      ['pipeline', 'offered/s', 'placed/s', '201s', 'failed', '201 p50 ms', '201 p99 ms', 'decided/s', 'placed→decided p50 ms', 'p99 ms'],
+      [...rateRows('stack', results.rates ?? []), ...rateRows('floor', results.floorRates ?? [])],
+    ));
+  }
+  if (results.wait) {
+    out.push('', '### `Prefer: wait=5` (what a client sees: the 201 carries the decision)', '');
+    out.push(...table(['offered/s', 'answered/s', 'answers', 'decided in the answer', 'Preference-Applied', 'p50 ms', 'p99 ms', 'failed'],
+      results.wait.map((w) => [w.offeredRate, w.achievedRate, w.answers, w.decidedAnswers, w.applied, `**${w.p50}**`, `**${w.p99}**`, w.failed])));
+  }
+  if (results.soak) {
+    const soak = results.soak;
+    out.push('', `### Soak (${soak.minutes.length} min at ${soak.rate} orders/s)`, '');
+    out.push(...table(['minute', 'placed/s', 'decided/s', 'placed→decided p50 ms', 'p99 ms', 'failed'],
+      soak.minutes.map((m) => [m.minute, m.achievedRate, m.decidedPerSecond, m.decisionP50, m.decisionP99, m.failed])));
+    out.push('', 'Messaging tables (rows / KiB) at the start and the end:', '');
+    out.push(...table(['table', 'start', 'end'], Object.keys(soak.tablesAtEnd).map((name) => [
+      name, `${soak.tablesAtStart[name].rows} / ${soak.tablesAtStart[name].kib}`, `${soak.tablesAtEnd[name].rows} / ${soak.tablesAtEnd[name].kib}`,
+    ])));
+  }
+  if (results.stockCheck) {
+    const c = results.stockCheck;
+    out.push('', `Stock check after the load: ${c.pets} pets stocked with ${c.stocked} units, ${c.approvedUnits} units in approved orders, ` +
+      `${c.remaining} left, ${c.mismatches} pets where stock + approved ≠ stocked — **${c.exact ? 'exact' : 'NOT exact'}**.`);
+  }
+  if (results.memoryAtRest) {
+    out.push('', '### Memory (RSS, MiB) and idle CPU', '');
+    out.push(...table(['process', 'RSS at rest', 'RSS peak under load', 'idle CPU (% of a core)'], Object.keys(results.memoryAtRest).map((name) => [
+      name, results.memoryAtRest[name], results.memoryUnderWriteLoad?.[name] ?? '', results.idleCpu?.[name] ?? '',
+    ])));
+  }
 
   const reportFile = path.join(ROOT, 'docs/BENCHMARKS.md');
   const existing = fs.existsSync(reportFile)
@@ -280,8 +611,7 @@ function writeReport(results) {
     : '# Benchmarks\n\n`npm run bench` writes the figures below.\n\n<!-- bench:begin -->\n<!-- bench:end -->\n';
   const begin = existing.indexOf('<!-- bench:begin -->');
   const end = existing.indexOf('<!-- bench:end -->');
-  const report = `${existing.slice(0, begin)}<!-- bench:begin -->\n${figures}\n${existing.slice(end)}`;
-  fs.writeFileSync(reportFile, report);
+  fs.writeFileSync(reportFile, `${existing.slice(0, begin)}<!-- bench:begin -->\n${out.join('\n')}\n${existing.slice(end)}`);
   log(`wrote docs/BENCHMARKS.md and ${path.relative(ROOT, rawFile)}`);
 }
 

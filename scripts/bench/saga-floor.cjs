@@ -1,0 +1,187 @@
+// The floor of the saga benchmark: the order saga's hops done with nothing but node:http, pg
+// and kafkajs — HTTP accept → order + outbox row in one statement → publish → consume →
+// reserve stock (entry locked, reservation + answer in the same transaction) → publish →
+// consume → decide. Each side deduplicates by event id and handles a fetched batch in one
+// transaction, as the services do; there is no Nest, no ORM, no gateway hop and no catalog.
+// `node saga-floor.cjs orders|inventory` runs one side; the bench starts both.
+'use strict';
+const http = require('node:http');
+const { randomUUID } = require('node:crypto');
+const { Kafka, logLevel, Partitioners } = require('kafkajs');
+const { Pool, Client } = require('pg');
+
+const role = process.argv[2];
+const { DATABASE_URL, KAFKA_BROKERS, NAMESPACE, PORT } = process.env;
+const ORDERS_TOPIC = `${NAMESPACE}floor.orders`;
+const STOCK_TOPIC = `${NAMESPACE}floor.stock`;
+
+const pool = new Pool({ connectionString: DATABASE_URL, max: 10 });
+const kafka = new Kafka({ clientId: `floor-${role}`, brokers: KAFKA_BROKERS.split(','), logLevel: logLevel.ERROR });
+
+const SCHEMA = {
+  orders: `
+    create table if not exists floor_order (id bigserial primary key, pet_id bigint not null, quantity int not null,
+      status text not null default 'placed', reason text, created_at timestamptz not null default now(),
+      updated_at timestamptz not null default now());
+    create table if not exists floor_outbox (id bigserial primary key, key text not null, value text not null);
+    create table if not exists floor_processed (event_id uuid primary key);`,
+  inventory: `
+    create table if not exists floor_stock (pet_id bigint primary key, quantity int not null);
+    create table if not exists floor_reservation (order_id bigint primary key, pet_id bigint not null, quantity int not null, state text not null);
+    create table if not exists floor_outbox (id bigserial primary key, key text not null, value text not null);
+    create table if not exists floor_processed (event_id uuid primary key);`,
+};
+
+/** The outbox relay: woken after commits, publishes and deletes in one transaction, batches grow under load. */
+function relay(producer) {
+  let running = false;
+  let again = false;
+  const client = new Client({ connectionString: DATABASE_URL });
+  const connected = client.connect();
+  async function drain() {
+    await connected;
+    do {
+      again = false;
+      await client.query('begin');
+      const { rows } = await client.query(
+        'delete from floor_outbox where id in (select id from floor_outbox order by id limit 500 for update skip locked) returning id, key, value',
+      );
+      if (rows.length > 0) {
+        rows.sort((a, b) => Number(a.id) - Number(b.id));
+        const topic = role === 'orders' ? ORDERS_TOPIC : STOCK_TOPIC;
+        await producer.send({ topic, acks: -1, messages: rows.map((row) => ({ key: row.key, value: row.value })) });
+      }
+      await client.query('commit');
+      if (rows.length === 500) again = true;
+    } while (again);
+  }
+  return function wake() {
+    if (running) {
+      again = true;
+      return;
+    }
+    running = true;
+    drain()
+      .catch((error) => console.error(`[floor ${role}] relay: ${error.message}`))
+      .finally(() => {
+        running = false;
+        if (again) wake();
+      });
+  };
+}
+
+/** A fetched batch of a partition: the events not seen before, in one transaction; then `committed`. */
+async function consume(topic, handle, committed = () => undefined) {
+  const consumer = kafka.consumer({ groupId: `${NAMESPACE}floor-${role}`, maxWaitTimeInMs: 100 });
+  await consumer.connect();
+  await consumer.subscribe({ topic, fromBeginning: true });
+  await consumer.run({
+    partitionsConsumedConcurrently: 3,
+    eachBatch: async ({ batch }) => {
+      const events = batch.messages.map((message) => JSON.parse(message.value.toString()));
+      const client = await pool.connect();
+      try {
+        await client.query('begin');
+        const { rows } = await client.query(
+          'insert into floor_processed (event_id) select unnest($1::uuid[]) on conflict do nothing returning event_id',
+          [events.map((event) => event.eventId)],
+        );
+        const fresh = new Set(rows.map((row) => row.event_id));
+        await handle(client, events.filter((event) => fresh.has(event.eventId)));
+        await client.query('commit');
+        committed();
+      } catch (error) {
+        await client.query('rollback');
+        throw error;
+      } finally {
+        client.release();
+      }
+    },
+  });
+  return consumer;
+}
+
+async function ordersSide(producer) {
+  const wake = relay(producer);
+  await consume(STOCK_TOPIC, async (client, answers) => {
+    if (answers.length === 0) return;
+    await client.query(
+      `update floor_order o set status = a.status, reason = a.reason, updated_at = now()
+         from unnest($1::bigint[], $2::text[], $3::text[]) as a(id, status, reason)
+        where o.id = a.id and o.status = 'placed'`,
+      [answers.map((a) => a.orderId), answers.map((a) => a.status), answers.map((a) => a.reason)],
+    );
+  });
+  const server = http.createServer((request, response) => {
+    let body = '';
+    request.on('data', (chunk) => (body += chunk));
+    request.on('end', async () => {
+      try {
+        const { petId, quantity } = JSON.parse(body);
+        const { rows } = await pool.query(
+          `with o as (insert into floor_order (pet_id, quantity) values ($1, $2) returning id, pet_id, quantity)
+           , e as (insert into floor_outbox (key, value)
+                   select o.pet_id::text, json_build_object('eventId', $3::uuid, 'orderId', o.id, 'petId', o.pet_id, 'quantity', o.quantity)::text from o)
+           select id from o`,
+          [petId, quantity, randomUUID()],
+        );
+        wake();
+        response.writeHead(201, { 'content-type': 'application/json' });
+        response.end(JSON.stringify({ id: Number(rows[0].id), petId, quantity, status: 'placed' }));
+      } catch (error) {
+        response.writeHead(500);
+        response.end(String(error));
+      }
+    });
+  });
+  server.listen(Number(PORT), '127.0.0.1', () => process.send?.('ready'));
+}
+
+async function inventorySide(producer) {
+  const wake = relay(producer);
+  const consumer = consume(ORDERS_TOPIC, async (client, orders) => {
+    if (orders.length === 0) return;
+    const petIds = [...new Set(orders.map((order) => order.petId))].sort((a, b) => a - b);
+    const { rows } = await client.query('select pet_id, quantity from floor_stock where pet_id = any($1) order by pet_id for update', [petIds]);
+    const stock = new Map(rows.map((row) => [Number(row.pet_id), row.quantity]));
+    const reservations = [];
+    const answers = [];
+    for (const order of orders) {
+      const free = stock.get(order.petId);
+      const approved = free !== undefined && free >= order.quantity;
+      if (approved) stock.set(order.petId, free - order.quantity);
+      reservations.push([order.orderId, order.petId, order.quantity, approved ? 'reserved' : 'rejected']);
+      const answer = { eventId: randomUUID(), orderId: order.orderId, status: approved ? 'approved' : 'rejected', reason: approved ? null : 'INSUFFICIENT_STOCK' };
+      answers.push([String(order.petId), JSON.stringify(answer)]);
+    }
+    await client.query(
+      `insert into floor_reservation (order_id, pet_id, quantity, state)
+       select * from unnest($1::bigint[], $2::bigint[], $3::int[], $4::text[]) on conflict do nothing`,
+      [0, 1, 2, 3].map((i) => reservations.map((r) => r[i])),
+    );
+    await client.query(
+      'update floor_stock s set quantity = u.quantity from unnest($1::bigint[], $2::int[]) as u(pet_id, quantity) where s.pet_id = u.pet_id',
+      [[...stock.keys()], [...stock.values()]],
+    );
+    await client.query('insert into floor_outbox (key, value) select * from unnest($1::text[], $2::text[])', [
+      answers.map((a) => a[0]),
+      answers.map((a) => a[1]),
+    ]);
+  }, wake);
+  await consumer;
+  process.send?.('ready');
+}
+
+async function main() {
+  await pool.query(SCHEMA[role]);
+  const producer = kafka.producer({ idempotent: true, maxInFlightRequests: 1, createPartitioner: Partitioners.DefaultPartitioner });
+  await producer.connect();
+  if (role === 'orders') await ordersSide(producer);
+  else await inventorySide(producer);
+}
+
+main().catch((error) => {
+  console.error(`[floor ${role}] ${error.stack}`);
+  process.exit(1);
+});
+process.on('SIGTERM', () => process.exit(0));
