@@ -1,0 +1,52 @@
+import type { RpcErrorBody } from '@petstore/contracts';
+
+/**
+ * Socket errors and PostgreSQL states that mean the database could not be reached or dropped
+ * the session: the work was not done (a transaction that loses its connection is rolled back)
+ * and the same request can simply be sent again.
+ */
+const UNREACHABLE_CODES = new Set([
+  // the socket (node:net, through pg)
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ETIMEDOUT',
+  'EPIPE',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  // PostgreSQL: admin_shutdown, crash_shutdown, cannot_connect_now (starting or stopping), too_many_connections
+  '57P01',
+  '57P02',
+  '57P03',
+  '53300',
+]);
+
+/** pg and knex say these in the message only (no code): a socket closed under a query, a pool that cannot hand out a connection. */
+const UNREACHABLE_MESSAGES = [
+  /^Connection terminated/,
+  /Client has encountered a connection error and is not queryable/,
+  /^Knex: Timeout acquiring a connection/,
+  /^timeout exceeded when trying to connect/,
+];
+
+export const databaseUnavailable: RpcErrorBody = {
+  status: 503,
+  code: 'SERVICE_UNAVAILABLE',
+  message: 'The service cannot reach its database; nothing was changed, try again shortly',
+};
+
+/**
+ * Whether an error (or one of its causes) is the database being out of reach rather than a
+ * bug: API.md §4 answers those 503 SERVICE_UNAVAILABLE, "not carried out, safe to retry".
+ */
+export function isDatabaseUnavailable(error: unknown): boolean {
+  for (let current = error, depth = 0; current instanceof Error && depth < 5; depth += 1) {
+    const { code, name } = current as Error & { code?: unknown };
+    if (typeof code === 'string' && (UNREACHABLE_CODES.has(code) || code.startsWith('08'))) return true;
+    if (name === 'KnexTimeoutError' || name === 'ConnectionException') return true;
+    if (UNREACHABLE_MESSAGES.some((pattern) => pattern.test(current.message))) return true;
+    current = current.cause;
+  }
+  return false;
+}
