@@ -42,10 +42,10 @@ export const databaseUnavailable: RpcErrorBody = {
  */
 export function isDatabaseUnavailable(error: unknown): boolean {
   for (let current = error, depth = 0; current instanceof Error && depth < 5; depth += 1) {
-    const { code, name } = current as Error & { code?: unknown };
+    const { code, name, message } = current as Error & { code?: unknown };
     if (typeof code === 'string' && (UNREACHABLE_CODES.has(code) || code.startsWith('08'))) return true;
     if (name === 'KnexTimeoutError' || name === 'ConnectionException') return true;
-    if (UNREACHABLE_MESSAGES.some((pattern) => pattern.test(current.message))) return true;
+    if (UNREACHABLE_MESSAGES.some((pattern) => pattern.test(message))) return true;
     current = current.cause;
   }
   return false;
