@@ -2,7 +2,7 @@ import type { Options } from '@mikro-orm/postgresql';
 import type { DynamicModule } from '@nestjs/common';
 import { randomBytes } from 'node:crypto';
 import { existsSync, writeFileSync } from 'node:fs';
-import { readConfigOrExit, type ConfigShape } from '@petstore/config';
+import { plainOutputUnlessTerminal, readConfigOrExit, type ConfigShape } from '@petstore/config';
 import { migrate, roleOf } from '@petstore/database';
 import { bootstrapService } from './bootstrap';
 import { DATABASE_PASSWORD_FILE, type ServiceConfig } from './service-config';
@@ -19,6 +19,7 @@ export interface ServiceDefinition<C extends ServiceConfig> {
  * creates the database if missing and applies the migrations, then exits; `node main.js` serves.
  */
 export function runService<C extends ServiceConfig>(service: ServiceDefinition<C>): void {
+  plainOutputUnlessTerminal();
   if (process.argv[2] === 'migrate') ensurePasswordFile();
   const config = readConfigOrExit(service.configShape);
   const run = async (): Promise<void> => {
