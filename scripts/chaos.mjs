@@ -97,7 +97,7 @@ async function main() {
       await producer.send({ topic, acks: -1, messages: [{ key, value: JSON.stringify(envelope), headers: { 'event-type': envelope.type, 'event-id': envelope.eventId } }] });
     };
 
-    for (const scenario of SCENARIOS.filter((s) => !SHORT || s.short)) {
+    for (const scenario of SCENARIOS.filter((s) => !SHORT || s.short).map((s) => (SHORT ? { ...s, name: s.shortName ?? s.name } : s))) {
       log(`── ${scenario.name}`);
       const pets = await seedPets(PETS.length, PETS);
       const load = new OrderLoad(api, pets, { rate: RATE });

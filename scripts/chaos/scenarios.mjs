@@ -1,6 +1,6 @@
 // What `npm run chaos` does to the stack while orders flow. Each scenario's `fault` runs under
 // the load and resolves once everything it broke is back (the moment "after recovery" counts from).
-// `short` ones also run in `npm test`, some with a gentler `shortFault`.
+// `short` ones also run in `npm test`, some with a gentler `shortFault` (and its `shortName`).
 import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import { brokerCommand, brokerPid, holdsStackLock, run, sleep } from './processes.mjs';
@@ -76,6 +76,7 @@ export const SCENARIOS = [
       gateway: 'the gateway holds no state: a request cut by the kill has an unknown outcome, resolved by retrying with its Idempotency-Key',
     }[service],
     fault: killFiveTimes(service),
+    shortName: `${service} killed (-9) twice, restarted 1 s later`,
     shortFault: killFiveTimes(service, 2),
   })),
   {
@@ -88,6 +89,7 @@ export const SCENARIOS = [
     short: true,
     guarantees: 'a stalled broker only delays: the relay retries with backoff, placement needs no broker, consumers rejoin',
     fault: (context) => pauseBroker(context, 10),
+    shortName: 'broker paused (SIGSTOP) 5 s',
     shortFault: (context) => pauseBroker(context, 5),
   },
   {
