@@ -147,6 +147,10 @@ async function restoreStack(chaosStack, waitReady) {
   await waitReady();
 }
 
+/** Dead letters already judged by an earlier scenario, and the poison events already found there. */
+const seenLetters = new Set();
+const deadLettered = new Set();
+
 /** After recovery: every invariant, each checked against the scenario's own pets and orders. */
 async function settle({ scenario, load, api, kafka, namespace, recoveredAt, poisoned }) {
   const deadline = recoveredAt + SETTLE_SECONDS * 1000;
@@ -207,11 +211,15 @@ async function settle({ scenario, load, api, kafka, namespace, recoveredAt, pois
   if (lag.lag > 0) failures.push(`consumer lag ${lag.lag} ${SETTLE_SECONDS} s after recovery (${lag.stuck.join(', ')})`);
   const caughtUpAt = Date.now();
 
-  // The dead-letter topics hold the poison events and nothing else.
-  const letters = await deadLetters(kafka, namespace);
+  // The dead-letter topics hold the poison events and nothing else (judged on what this scenario added).
+  const letters = (await deadLetters(kafka, namespace)).filter((letter) => !seenLetters.has(letter.id));
+  for (const letter of letters) seenLetters.add(letter.id);
   const unexpected = letters.filter((letter) => !poisoned.has(letter.eventId));
   if (unexpected.length > 0) failures.push(`${unexpected.length} unexpected dead letter(s) on ${[...new Set(unexpected.map((l) => l.topic))].join(', ')}`);
-  if (letters.length !== poisoned.size) failures.push(`${letters.length} dead letter(s) for ${poisoned.size} poison event(s)`);
+  const expected = [...poisoned].filter((eventId) => !deadLettered.has(eventId));
+  const missing = expected.filter((eventId) => !letters.some((letter) => letter.eventId === eventId));
+  if (missing.length > 0) failures.push(`${missing.length} poison event(s) not on a dead-letter topic`);
+  for (const letter of letters) if (poisoned.has(letter.eventId)) deadLettered.add(letter.eventId);
 
   if (load.serverErrors > 0) failures.push(`${load.serverErrors} answer(s) 5xx other than 503/504 (a fault showed as a bug)`);
   return {

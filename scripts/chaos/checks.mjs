@@ -132,7 +132,7 @@ export async function deadLetters(kafka, namespace) {
   const letters = [];
   for (const topic of DEAD_LETTER_TOPICS) {
     for (const message of await readTopic(kafka, `${namespace}${topic}`)) {
-      letters.push({ topic, eventId: envelopeOf(message)?.eventId });
+      letters.push({ id: `${topic}/${message.partition}/${message.offset}`, topic, eventId: envelopeOf(message)?.eventId });
     }
   }
   return letters;

@@ -1,5 +1,4 @@
 export * from './bootstrap';
-export * from './database-unavailable';
 export * from './domain-error';
 export * from './health.module';
 export * from './paging';

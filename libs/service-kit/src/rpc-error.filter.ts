@@ -1,11 +1,16 @@
 import { Catch, Logger, type ArgumentsHost } from '@nestjs/common';
 import { BaseExceptionFilter } from '@nestjs/core';
 import type { RpcErrorBody } from '@petstore/contracts';
+import { isDatabaseUnavailable } from '@petstore/database';
 import { throwError, type Observable } from 'rxjs';
-import { databaseUnavailable, isDatabaseUnavailable } from './database-unavailable';
 import { DomainError } from './domain-error';
 
 const internalError: RpcErrorBody = { status: 500, code: 'INTERNAL_ERROR', message: 'Internal error' };
+const databaseUnavailable: RpcErrorBody = {
+  status: 503,
+  code: 'SERVICE_UNAVAILABLE',
+  message: 'The service cannot reach its database; nothing was changed, try again shortly',
+};
 
 /**
  * Turns whatever a message handler throws into the RPC error body; bugs never leak their

@@ -4,12 +4,11 @@ import { MikroOrmModule } from '@mikro-orm/nestjs';
 import { EntityManager } from '@mikro-orm/postgresql';
 import { Controller, Module, type DynamicModule, type INestApplication } from '@nestjs/common';
 import { ClientProxyFactory, MessagePattern, Transport, type ClientProxy } from '@nestjs/microservices';
-import { databaseOptions } from '@petstore/database';
+import { databaseOptions, isDatabaseUnavailable } from '@petstore/database';
 import { freePort } from '@petstore/testing';
 import { Client } from 'pg';
 import { firstValueFrom } from 'rxjs';
 import { bootstrapService } from './bootstrap';
-import { isDatabaseUnavailable } from './database-unavailable';
 import type { ServiceConfig } from './service-config';
 
 @Entity({ tableName: 'unused' })

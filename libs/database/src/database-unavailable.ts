@@ -1,5 +1,3 @@
-import type { RpcErrorBody } from '@petstore/contracts';
-
 /**
  * Socket errors and PostgreSQL states that mean the database could not be reached or dropped
  * the session: the work was not done (a transaction that loses its connection is rolled back)
@@ -30,15 +28,10 @@ const UNREACHABLE_MESSAGES = [
   /^timeout exceeded when trying to connect/,
 ];
 
-export const databaseUnavailable: RpcErrorBody = {
-  status: 503,
-  code: 'SERVICE_UNAVAILABLE',
-  message: 'The service cannot reach its database; nothing was changed, try again shortly',
-};
-
 /**
  * Whether an error (or one of its causes) is the database being out of reach rather than a
- * bug: API.md §4 answers those 503 SERVICE_UNAVAILABLE, "not carried out, safe to retry".
+ * bug: a request gets 503 SERVICE_UNAVAILABLE for it (API.md §4: not carried out, safe to
+ * retry), and an event handler waits for the database instead of giving the event up.
  */
 export function isDatabaseUnavailable(error: unknown): boolean {
   for (let current = error, depth = 0; current instanceof Error && depth < 5; depth += 1) {
