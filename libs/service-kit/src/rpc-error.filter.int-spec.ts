@@ -1,11 +1,11 @@
 import { randomBytes } from 'node:crypto';
+import { createServer } from 'node:net';
 import { Entity, PrimaryKey } from '@mikro-orm/core';
 import { MikroOrmModule } from '@mikro-orm/nestjs';
 import { EntityManager } from '@mikro-orm/postgresql';
 import { Controller, Module, type DynamicModule, type INestApplication } from '@nestjs/common';
 import { ClientProxyFactory, MessagePattern, Transport, type ClientProxy } from '@nestjs/microservices';
 import { databaseOptions, isDatabaseUnavailable } from '@petstore/database';
-import { freePort } from '@petstore/testing';
 import { Client } from 'pg';
 import { firstValueFrom } from 'rxjs';
 import { bootstrapService } from './bootstrap';
@@ -38,6 +38,17 @@ class ProbeController {
     await this.em.fork().execute('select * from no_such_table');
     throw new Error('unreachable');
   }
+}
+
+/** A port nothing listens on right now (@petstore/testing has one too, but it depends on this lib). */
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer().once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      server.close(() => (typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port'))));
+    });
+  });
 }
 
 function probeModule(url: string): DynamicModule {
