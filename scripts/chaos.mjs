@@ -101,7 +101,9 @@ async function main() {
       log(`── ${scenario.name}`);
       const pets = await seedPets(PETS.length, PETS);
       const load = new OrderLoad(api, pets, { rate: RATE });
-      const context = { stack: chaosStack, api, load, namespace, waitReady, seedPets, produce, poisoned, postgresCluster: postgresCluster() };
+      let recoveredAt;
+      const recovered = () => (recoveredAt ??= Date.now());
+      const context = { stack: chaosStack, api, load, namespace, waitReady, seedPets, produce, poisoned, recovered, postgresCluster: postgresCluster() };
       load.start();
       await sleep(2000);
       let outcome = {};
@@ -111,7 +113,7 @@ async function main() {
       } catch (error) {
         faultError = error;
       }
-      const recoveredAt = Date.now();
+      recovered();
       await load.stop();
       await restoreStack(chaosStack, waitReady);
       const result = await settle({ scenario, load, api, kafka, namespace, recoveredAt, poisoned });
