@@ -53,7 +53,7 @@ describe('backup and restore as documented', () => {
     rmSync(dir, { recursive: true, force: true });
     await query('postgres://postgres@127.0.0.1:5432/postgres', `drop database if exists "${database}" with (force)`);
     await query('postgres://postgres@127.0.0.1:5432/postgres', `drop role if exists "${database}"`);
-  });
+  }, 30_000);
 
   it('dumps without a terminal, restores into an empty database, and serves again after the migrate step', async () => {
     await migrate(options, roleOf(serving));
@@ -78,5 +78,5 @@ describe('backup and restore as documented', () => {
     ]);
     await query(serving, `insert into note (text) values ('after the restore')`);
     await expect(query(serving, 'select count(*)::int as n from note')).resolves.toEqual([{ n: 3 }]);
-  });
+  }, 60_000);
 });

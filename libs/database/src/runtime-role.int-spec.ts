@@ -45,7 +45,7 @@ describe('the runtime role the migrate step sets up', () => {
     own = await serviceDatabase();
     other = await serviceDatabase();
     created.push(own.database, other.database);
-  });
+  }, 60_000);
 
   afterAll(async () => {
     const client = new Client({ connectionString: `${admin}/postgres` });
@@ -55,7 +55,7 @@ describe('the runtime role the migrate step sets up', () => {
       await client.query(`drop role if exists "${name}"`);
     }
     await client.end();
-  });
+  }, 30_000);
 
   it('reads and writes the rows of its own database', async () => {
     await as(own.url, `insert into note (text) values ('hello')`);
@@ -81,5 +81,5 @@ describe('the runtime role the migrate step sets up', () => {
     const options = databaseOptions({ url: `${admin}/${own.database}`, entities: [], migrations: [] });
     await expect(migrate({ ...options, discovery: { warnWhenNoEntities: false } }, roleOf(own.url))).resolves.toEqual([]);
     await expect(as(own.url, 'select count(*)::int as n from note')).resolves.toEqual([{ n: 0 }]);
-  });
+  }, 30_000);
 });

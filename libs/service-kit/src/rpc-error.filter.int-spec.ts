@@ -81,6 +81,8 @@ async function startProbe(url: string): Promise<{ app: INestApplication; client:
 const unavailable = { rejected: { status: 503, code: 'SERVICE_UNAVAILABLE', message: expect.any(String) } };
 
 describe('a database out of reach answers 503 SERVICE_UNAVAILABLE, not 500', () => {
+  jest.setTimeout(30_000);
+
   it('when nothing listens where the database should be', async () => {
     const probe = await startProbe(`postgres://postgres@127.0.0.1:${await freePort()}/petstore_unreachable_test`);
     try {
