@@ -20,12 +20,15 @@ const UNREACHABLE_CODES = new Set([
   '53300',
 ]);
 
-/** pg and knex say these in the message only (no code): a socket closed under a query, a pool that cannot hand out a connection. */
+/**
+ * pg and knex say these in the message only (no code): a socket closed under a query, a pool that
+ * cannot hand out a connection. MikroORM puts the query before the driver's message.
+ */
 const UNREACHABLE_MESSAGES = [
-  /^Connection terminated/,
+  /\bConnection terminated\b/,
   /Client has encountered a connection error and is not queryable/,
-  /^Knex: Timeout acquiring a connection/,
-  /^timeout exceeded when trying to connect/,
+  /\bKnex: Timeout acquiring a connection\b/,
+  /\btimeout exceeded when trying to connect\b/,
 ];
 
 /**
