@@ -29,6 +29,10 @@ const UNREACHABLE_MESSAGES = [
   /Client has encountered a connection error and is not queryable/,
   /\bKnex: Timeout acquiring a connection\b/,
   /\btimeout exceeded when trying to connect\b/,
+  // knex: the transaction ended under the query. With the services' sequential queries that
+  // means its connection failed first (seen: BEGIN meeting "the database system is shutting
+  // down" during a restart, the next query answered this instead of the cause).
+  /\bTransaction query already complete\b/,
 ];
 
 /**
