@@ -1,12 +1,12 @@
-# syntax=docker/dockerfile:1
-#
 # One recipe for every service image:
 #   docker build --build-arg APP=catalog -t petstore-catalog .
 # APP is one of catalog, orders, inventory, gateway. The workspace's own Nx build
 # produces dist/apps/$APP/main.js (a webpack bundle, node_modules left external)
 # plus a package.json and lock file listing only what that bundle imports; the
 # runtime stage installs exactly those. No secret is read or written at build
-# time: every credential arrives as an environment variable when the container starts.
+# time: every credential arrives when the container starts (environment, or a file on a volume).
+# No `# syntax=` line: the engine's built-in Dockerfile frontend handles everything used here,
+# and naming a frontend image would make every build pull it from a registry.
 
 # Node 24 LTS on Debian 12 for building and running alike, so native addons match.
 FROM node:24-bookworm-slim AS deps
@@ -30,9 +30,15 @@ RUN if [ -z "$APP" ]; then echo "build arg APP is required: catalog, orders, inv
 
 FROM node:24-bookworm-slim AS runtime
 ARG APP
+# kafkajs 2.2.4 arms a timer with a negative delay after every broker response
+# (tulios/kafkajs#1751); Node 24 warns about it once per process. The delay is clamped to 1 ms,
+# as on earlier Node releases, so the warning says nothing an operator can act on.
 ENV NODE_ENV=production \
-    NODE_OPTIONS=--enable-source-maps
+    NODE_OPTIONS="--enable-source-maps --disable-warning=TimeoutNegativeWarning"
 WORKDIR /app
+# Where the services keep the database password their migrate step generated (a named volume
+# is mounted here; it takes this directory's owner when first used).
+RUN mkdir -p /var/lib/petstore && chown node:node /var/lib/petstore
 # Dependencies first so that a code-only change reuses the installed node_modules layer.
 COPY --from=build /workspace/dist/apps/${APP}/package.json /workspace/dist/apps/${APP}/package-lock.json ./
 RUN --mount=type=cache,target=/root/.npm \

@@ -1,5 +1,6 @@
 // `npm test`: every test of every project — lint (module boundaries included), unit and
-// integration tests against the real PostgreSQL and Kafka, then end-to-end through the gateway.
+// integration tests against the real PostgreSQL and Kafka, end-to-end through the gateway, then
+// the short chaos suite (faults under load on a stack of its own; `npm run chaos` is the full one).
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -19,6 +20,19 @@ function nx(minutes, ...args) {
     killSignal: 'SIGKILL',
   });
   if (result.error?.code === 'ETIMEDOUT') console.error(`\nnx ${args.join(' ')} did not finish within ${minutes} minutes`);
+  return result.status === 0;
+}
+
+/** Bounded like the nx stages; the chaos run also stops itself before this. */
+function chaosShort(minutes) {
+  const result = spawnSync(process.execPath, ['--disable-warning=TimeoutNegativeWarning', path.join(ROOT, 'scripts/chaos.mjs'), '--short'], {
+    cwd: ROOT,
+    stdio: 'inherit',
+    env: nxEnv,
+    timeout: minutes * 60_000,
+    killSignal: 'SIGKILL',
+  });
+  if (result.error?.code === 'ETIMEDOUT') console.error(`\nthe short chaos suite did not finish within ${minutes} minutes`);
   return result.status === 0;
 }
 
@@ -48,5 +62,6 @@ fs.rmSync(summaryDir, { recursive: true, force: true });
 // Two at a time: the suites share two cores with PostgreSQL and Kafka.
 const unitAndIntegration = nx(25, 'run-many', '-t', 'lint', 'test', '--parallel=2');
 const endToEnd = nx(20, 'run', 'gateway-e2e:e2e');
+const chaos = chaosShort(10);
 printSummary();
-process.exit(unitAndIntegration && endToEnd ? 0 : 1);
+process.exit(unitAndIntegration && endToEnd && chaos ? 0 : 1);

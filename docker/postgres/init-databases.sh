@@ -16,3 +16,9 @@ WHERE NOT EXISTS (SELECT FROM pg_database WHERE datname = :'name')
 \gexec
 SQL
 done
+
+# Only the migrate steps (as postgres) and each service's own role reach a database: the
+# maintenance database is closed to everyone else too (the migrate steps close their own).
+psql -v ON_ERROR_STOP=1 --username "$POSTGRES_USER" --dbname "$POSTGRES_DB" <<'SQL'
+REVOKE CONNECT, TEMPORARY ON DATABASE postgres FROM PUBLIC;
+SQL

@@ -20,11 +20,15 @@ function stackLayout({ offset = 0, databaseSuffix = '', namespace = '', kafkaBro
   const rpcAddress = (name) => `127.0.0.1:${port(rpc[name])}`;
   const envs = {};
   for (const name of SERVICES) {
+    // Each service serves as its own role, named after its database, that can reach that database only;
+    // `migrate` runs as the owner (postgres) and gives the role its grants (libs/database).
+    const database = `petstore_${name}${databaseSuffix}`;
     envs[name] = {
       HTTP_PORT: String(port(http[name])),
       RPC_PORT: String(port(rpc[name])),
       HOST: '127.0.0.1',
-      DATABASE_URL: `postgres://postgres@127.0.0.1:5432/petstore_${name}${databaseSuffix}`,
+      DATABASE_URL: `postgres://${database}@127.0.0.1:5432/${database}`,
+      MIGRATION_DATABASE_URL: `postgres://postgres@127.0.0.1:5432/${database}`,
       KAFKA_BROKERS: kafkaBrokers,
       KAFKA_NAMESPACE: namespace,
       CATALOG_RPC: rpcAddress('catalog'),
@@ -117,7 +121,7 @@ async function dropDatabases(layout) {
   try {
     for (const name of SERVICES) {
       const database = new URL(layout.envs[name].DATABASE_URL).pathname.slice(1);
-      if (!/_(test|e2e|bench)$/.test(database)) throw new Error(`Refusing to drop ${database}`);
+      if (!/_(test|e2e|bench|chaos)$/.test(database)) throw new Error(`Refusing to drop ${database}`);
       await client.query(`drop database if exists "${database}" with (force)`);
     }
   } finally {
@@ -135,9 +139,15 @@ function prefixLines(stream, label, out) {
   });
 }
 
+/**
+ * kafkajs 2.2.4 arms a timer with a negative delay after each broker response (tulios/kafkajs#1751);
+ * Node 24 warns about it. The images set the same flag (Dockerfile).
+ */
+const NODE_FLAGS = ['--disable-warning=TimeoutNegativeWarning'];
+
 /** `nodeArgs` go to node itself (`--cpu-prof`, `--inspect`) when a run needs a closer look. */
 function startProcess(app, env, { output = process.stdout, extraEnv = {}, nodeArgs = [] } = {}) {
-  const child = spawn(process.execPath, [...nodeArgs, mainOf(app)], {
+  const child = spawn(process.execPath, [...NODE_FLAGS, ...nodeArgs, mainOf(app)], {
     env: { ...process.env, ...extraEnv, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });

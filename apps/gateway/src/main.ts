@@ -1,8 +1,9 @@
-import { readConfigOrExit } from '@petstore/config';
+import { plainOutputUnlessTerminal, readConfigOrExit } from '@petstore/config';
 import { gatewayConfigShape } from './config';
 import { createGateway } from './gateway';
 
 async function main(): Promise<void> {
+  plainOutputUnlessTerminal();
   const config = readConfigOrExit(gatewayConfigShape);
   const app = await createGateway(config);
   for (const signal of ['SIGTERM', 'SIGINT'] as const) process.once(signal, () => void app.close());

@@ -1,3 +1,5 @@
 export * from './database-options';
 export * from './migrate';
 export * from './database-readiness.check';
+export * from './runtime-role';
+export * from './database-unavailable';

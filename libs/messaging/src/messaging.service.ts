@@ -13,6 +13,7 @@ import { MessagingKafka } from './messaging-kafka';
 import { consumerObserver } from './messaging.metrics';
 import { MESSAGING_OPTIONS, defaultConsumerSettings, type MessagingOptions } from './messaging.options';
 import { OutboxRelay } from './outbox.relay';
+import { waitingForDatabase } from './wait-for-database';
 
 const BROKER_CHECK_TIMEOUT_MS = 800;
 const BROKER_CHECK_CACHE_MS = 1000;
@@ -137,7 +138,12 @@ export class MessagingService implements OnApplicationBootstrap, BeforeApplicati
         maxBatchSize: settings.maxBatchSize,
         // Consumed positions are stored with the effects, so a redelivery after a restart changes nothing.
         commitIntervalMs: 1000,
-        handle: (message) => this.dispatcher.dispatchBatch([message]),
+        // A batch that fails falls back to single messages; a single one waits out a database outage.
+        handle: (message) =>
+          waitingForDatabase(
+            () => this.dispatcher.dispatchBatch([message]),
+            (error, delay) => this.logger.warn(`Database unavailable (${error.message}); retrying the event in ${delay} ms`),
+          ),
         handleBatch: (messages) => this.dispatcher.dispatchBatch(messages),
         logger: this.logger,
         observer: consumerObserver,

@@ -1,14 +1,21 @@
 import { Catch, Logger, type ArgumentsHost } from '@nestjs/common';
 import { BaseExceptionFilter } from '@nestjs/core';
 import type { RpcErrorBody } from '@petstore/contracts';
+import { isDatabaseUnavailable } from '@petstore/database';
 import { throwError, type Observable } from 'rxjs';
 import { DomainError } from './domain-error';
 
 const internalError: RpcErrorBody = { status: 500, code: 'INTERNAL_ERROR', message: 'Internal error' };
+const databaseUnavailable: RpcErrorBody = {
+  status: 503,
+  code: 'SERVICE_UNAVAILABLE',
+  message: 'The service cannot reach its database; nothing was changed, try again shortly',
+};
 
 /**
  * Turns whatever a message handler throws into the RPC error body; bugs never leak their
- * text. HTTP (only the health endpoints) keeps Nest's default handling.
+ * text, and a database out of reach is a 503, not a bug. HTTP (only the health endpoints)
+ * keeps Nest's default handling.
  */
 @Catch()
 export class RpcErrorFilter extends BaseExceptionFilter {
@@ -17,6 +24,10 @@ export class RpcErrorFilter extends BaseExceptionFilter {
   override catch(error: unknown, host: ArgumentsHost): Observable<never> | void {
     if (host.getType() !== 'rpc') return super.catch(error, host);
     if (error instanceof DomainError) return throwError(() => error.toRpcError());
+    if (isDatabaseUnavailable(error)) {
+      this.logger.warn(`Database unavailable: ${error instanceof Error ? error.message : String(error)}`);
+      return throwError(() => databaseUnavailable);
+    }
     this.logger.error(error instanceof Error ? (error.stack ?? error.message) : String(error));
     return throwError(() => internalError);
   }

@@ -1,9 +1,11 @@
 import type { Options } from '@mikro-orm/postgresql';
 import type { DynamicModule } from '@nestjs/common';
-import { readConfigOrExit, type ConfigShape } from '@petstore/config';
-import { migrate } from '@petstore/database';
+import { randomBytes } from 'node:crypto';
+import { existsSync, writeFileSync } from 'node:fs';
+import { plainOutputUnlessTerminal, readConfigOrExit, type ConfigShape } from '@petstore/config';
+import { migrate, roleOf } from '@petstore/database';
 import { bootstrapService } from './bootstrap';
-import type { ServiceConfig } from './service-config';
+import { DATABASE_PASSWORD_FILE, type ServiceConfig } from './service-config';
 
 export interface ServiceDefinition<C extends ServiceConfig> {
   name: string;
@@ -17,13 +19,17 @@ export interface ServiceDefinition<C extends ServiceConfig> {
  * creates the database if missing and applies the migrations, then exits; `node main.js` serves.
  */
 export function runService<C extends ServiceConfig>(service: ServiceDefinition<C>): void {
+  plainOutputUnlessTerminal();
+  if (process.argv[2] === 'migrate') ensurePasswordFile();
   const config = readConfigOrExit(service.configShape);
   const run = async (): Promise<void> => {
     if (process.argv[2] !== 'migrate') {
       await bootstrapService(service.appModule(config), config);
       return;
     }
-    const applied = await migrate(service.databaseOptions(config.databaseUrl));
+    // With an owner's URL, migrate as the owner and give the serving role its grants; without, as before.
+    const runtimeRole = config.migrationDatabaseUrl ? roleOf(config.databaseUrl) : undefined;
+    const applied = await migrate(service.databaseOptions(config.migrationDatabaseUrl ?? config.databaseUrl), runtimeRole);
     process.stdout.write(`${service.name}: ${applied.length} migration(s) applied${applied.length ? `: ${applied.join(', ')}` : ''}\n`);
     process.exit(0);
   };
@@ -31,4 +37,15 @@ export function runService<C extends ServiceConfig>(service: ServiceDefinition<C
     process.stderr.write(`${service.name} failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
     process.exit(1);
   });
+}
+
+/**
+ * The first migrate run of a deployment creates the serving role's password: random, written
+ * once to DATABASE_PASSWORD_FILE (readable by this user only), then set on the role by every
+ * migrate run, so a recreated database volume gets it back.
+ */
+function ensurePasswordFile(): void {
+  const file = process.env[DATABASE_PASSWORD_FILE]?.trim();
+  if (!file || existsSync(file)) return;
+  writeFileSync(file, `${randomBytes(24).toString('hex')}\n`, { mode: 0o600, flag: 'wx' });
 }

@@ -1,4 +1,18 @@
-import { list, logLevel, nodeEnv, port, postgresUrl, str, type ConfigShape, type LogLevel, type NodeEnv } from '@petstore/config';
+import { readFileSync } from 'node:fs';
+import {
+  ConfigError,
+  list,
+  logLevel,
+  nodeEnv,
+  port,
+  postgresUrl,
+  str,
+  type ConfigShape,
+  type Env,
+  type LogLevel,
+  type NodeEnv,
+  type Reader,
+} from '@petstore/config';
 
 export interface ServiceConfig {
   nodeEnv: NodeEnv;
@@ -7,7 +21,10 @@ export interface ServiceConfig {
   /** Interface both servers bind to: 127.0.0.1 on a developer machine, 0.0.0.0 in a container. */
   host: string;
   rpcPort: number;
+  /** Where the service serves from, as its own least-privileged role (DATABASE_PASSWORD_FILE already applied). */
   databaseUrl: string;
+  /** The owner's URL for `main.js migrate` (MIGRATION_DATABASE_URL); when unset, migrate uses databaseUrl and grants nothing. */
+  migrationDatabaseUrl?: string;
   kafkaBrokers: string[];
   /** Prefix of every topic and consumer group: lets test runs share one broker without seeing each other. */
   kafkaNamespace: string;
@@ -26,8 +43,32 @@ export function serviceConfigShape(defaults: ServiceDefaults): ConfigShape<Servi
     httpPort: port('HTTP_PORT', defaults.httpPort),
     host: str('HOST', '127.0.0.1'),
     rpcPort: port('RPC_PORT', defaults.rpcPort),
-    databaseUrl: postgresUrl('DATABASE_URL', `postgres://postgres@127.0.0.1:5432/${defaults.database}`),
+    databaseUrl: withPasswordFile(postgresUrl('DATABASE_URL', `postgres://postgres@127.0.0.1:5432/${defaults.database}`)),
+    migrationDatabaseUrl: (env) => (env['MIGRATION_DATABASE_URL']?.trim() ? postgresUrl('MIGRATION_DATABASE_URL', '')(env) : undefined),
     kafkaBrokers: list('KAFKA_BROKERS', '127.0.0.1:9092'),
     kafkaNamespace: (env) => env['KAFKA_NAMESPACE']?.trim() ?? '',
+  };
+}
+
+/**
+ * DATABASE_PASSWORD_FILE, when set, holds the password of DATABASE_URL's role (a secret kept
+ * out of the environment; in compose the migrate step generates it, see docs/OPERATIONS.md).
+ */
+export const DATABASE_PASSWORD_FILE = 'DATABASE_PASSWORD_FILE';
+
+function withPasswordFile(url: Reader<string>): Reader<string> {
+  return (env: Env) => {
+    const file = env[DATABASE_PASSWORD_FILE]?.trim();
+    if (!file) return url(env);
+    let password: string;
+    try {
+      password = readFileSync(file, 'utf8').trim();
+    } catch (error) {
+      throw new ConfigError(DATABASE_PASSWORD_FILE, `cannot be read (${(error as Error).message})`);
+    }
+    if (!password) throw new ConfigError(DATABASE_PASSWORD_FILE, `names an empty file (${file})`);
+    const withPassword = new URL(url(env));
+    withPassword.password = encodeURIComponent(password);
+    return withPassword.toString();
   };
 }

@@ -38,6 +38,7 @@ interface Service {
   privileged?: boolean;
   network_mode?: string;
   volumes?: (string | { type?: string; source?: string; target?: string })[];
+  tmpfs?: string | string[];
   init?: boolean;
 }
 
@@ -62,6 +63,9 @@ const resolved = interpolateDeep(compose, operatorEnv);
 
 const APP_SERVICES = ['catalog', 'orders', 'inventory', 'gateway'] as const;
 const DATABASE_SERVICES = ['catalog', 'orders', 'inventory'] as const;
+/** One-shot steps that run to completion before their service starts. */
+const MIGRATE_STEPS = DATABASE_SERVICES.map((name) => `${name}-migrate`);
+const isOneShot = (name: string): boolean => MIGRATE_STEPS.includes(name);
 
 /** Ports per docs/ARCHITECTURE.md. */
 const HTTP_PORTS: Record<string, string> = { gateway: '3000', catalog: '3001', orders: '3002', inventory: '3003' };
@@ -71,10 +75,19 @@ const RPC_PORTS: Record<string, string> = { catalog: '4001', orders: '4002', inv
 const START_ORDER: Record<string, string[]> = {
   postgres: [],
   kafka: [],
-  catalog: ['kafka', 'postgres'],
-  orders: ['kafka', 'postgres'],
-  inventory: ['kafka', 'postgres'],
+  'catalog-migrate': ['postgres'],
+  'orders-migrate': ['postgres'],
+  'inventory-migrate': ['postgres'],
+  catalog: ['catalog-migrate', 'kafka'],
+  orders: ['kafka', 'orders-migrate'],
+  inventory: ['inventory-migrate', 'kafka'],
   gateway: ['catalog', 'inventory', 'orders'],
+};
+
+/** What the images declare as VOLUME: each must be given a named volume or a tmpfs, or every `up` leaves an anonymous one. */
+const IMAGE_VOLUMES: Record<string, string[]> = {
+  postgres: ['/var/lib/postgresql/data'],
+  kafka: ['/etc/kafka/secrets', '/var/lib/kafka/data', '/mnt/shared/config'],
 };
 
 function environment(service: Service | undefined): Record<string, string> {
@@ -115,18 +128,29 @@ describe('docker-compose.yml', () => {
     expect(composeDocument.warnings.map((warning) => warning.message)).toEqual([]);
   });
 
-  it('defines the stack: PostgreSQL, Kafka and the four services', () => {
-    expect(Object.keys(services).sort()).toEqual(['catalog', 'gateway', 'inventory', 'kafka', 'orders', 'postgres']);
+  it('defines the stack: PostgreSQL, Kafka, the four services and the migrate step of each one with a database', () => {
+    expect(Object.keys(services).sort()).toEqual([
+      'catalog',
+      'catalog-migrate',
+      'gateway',
+      'inventory',
+      'inventory-migrate',
+      'kafka',
+      'orders',
+      'orders-migrate',
+      'postgres',
+    ]);
   });
 
-  it('restarts every service unless it was stopped', () => {
+  it('restarts every service unless it was stopped, and a migrate step only when it failed', () => {
     for (const [name, service] of Object.entries(services)) {
-      expect({ name, restart: service.restart }).toEqual({ name, restart: 'unless-stopped' });
+      expect({ name, restart: service.restart }).toEqual({ name, restart: isOneShot(name) ? 'on-failure' : 'unless-stopped' });
     }
   });
 
-  it('gives every service a healthcheck with bounded timing', () => {
-    for (const [name, service] of Object.entries(services)) {
+  it('gives every long-running service a healthcheck with bounded timing', () => {
+    for (const name of MIGRATE_STEPS) expect(services[name].healthcheck).toEqual({ disable: true });
+    for (const [name, service] of Object.entries(services).filter(([candidate]) => !isOneShot(candidate))) {
       const check = service.healthcheck;
       expect({ name, disabled: check?.disable ?? false }).toEqual({ name, disabled: false });
       expect(Array.isArray(check?.test)).toBe(true);
@@ -145,8 +169,9 @@ describe('docker-compose.yml', () => {
     for (const [name, service] of Object.entries(services)) {
       const needs = dependencies(service);
       for (const [dependency, condition] of Object.entries(needs)) {
-        expect({ name, dependency, condition }).toEqual({ name, dependency, condition: 'service_healthy' });
-        expect(services[dependency]?.healthcheck).toBeDefined();
+        const expected = isOneShot(dependency) ? 'service_completed_successfully' : 'service_healthy';
+        expect({ name, dependency, condition }).toEqual({ name, dependency, condition: expected });
+        if (!isOneShot(dependency)) expect(services[dependency]?.healthcheck?.test).toBeDefined();
       }
       graph[name] = Object.keys(needs).sort();
     }
@@ -177,20 +202,32 @@ describe('docker-compose.yml', () => {
     for (const name of APP_SERVICES) expect(services[name].user).toBeUndefined();
   });
 
-  it('keeps secrets out of the file: they are required variables', () => {
+  it('keeps secrets out of the file: they are required variables, or generated files', () => {
     expect(environment(services.postgres).POSTGRES_PASSWORD).toMatch(/^\$\{POSTGRES_PASSWORD:\?[^}]+\}$/);
     expect(environment(services.gateway).API_KEYS).toMatch(/^\$\{API_KEYS:\?[^}]+\}$/);
     for (const [name, service] of Object.entries(services)) {
       for (const [key, value] of Object.entries(environment(service))) {
-        if (/PASSWORD|SECRET|TOKEN|API_KEY|CREDENTIAL/i.test(key)) {
+        if (key === 'DATABASE_PASSWORD_FILE') {
+          expect({ name, value }).toEqual({ name, value: '/var/lib/petstore/database-password' });
+        } else if (/PASSWORD|SECRET|TOKEN|API_KEY|CREDENTIAL/i.test(key)) {
           expect({ name, key, value }).toEqual({ name, key, value: expect.stringMatching(/^\$\{[A-Z_]+:\?[^}]+\}$/) });
         }
-        if (key === 'DATABASE_URL') {
+        if (key === 'MIGRATION_DATABASE_URL') {
           expect({ name, password: new URL(value.replace(/\$\{[^}]*\}/g, 'X')).password }).toEqual({ name, password: 'X' });
           expect(references(value).map((reference) => `${reference.name}${reference.operator}`)).toEqual(['POSTGRES_PASSWORD:?']);
         }
+        if (key === 'DATABASE_URL') {
+          // The serving role's password never appears in the environment: it is read from DATABASE_PASSWORD_FILE.
+          expect({ name, password: new URL(value).password, variables: references(value) }).toEqual({ name, password: '', variables: [] });
+        }
       }
     }
+    // Only PostgreSQL itself and the migrate steps know the owner's password; no serving process does.
+    const knowOwnerPassword = Object.entries(services)
+      .filter(([, service]) => references(JSON.stringify(service.environment ?? {})).some((reference) => reference.name === 'POSTGRES_PASSWORD'))
+      .map(([name]) => name)
+      .sort();
+    expect(knowOwnerPassword).toEqual(['catalog-migrate', 'inventory-migrate', 'orders-migrate', 'postgres']);
     // Nothing that looks like a key hash or a long random token is written anywhere.
     expect(composeText).not.toMatch(/\b[0-9a-f]{32,}\b/i);
   });
@@ -210,6 +247,17 @@ describe('docker-compose.yml', () => {
     expect(missing({ ...operatorEnv, POSTGRES_PASSWORD: '' })).toBe('POSTGRES_PASSWORD');
     expect(missing({ ...operatorEnv, API_KEYS: undefined })).toBe('API_KEYS');
     expect(missing({ ...operatorEnv, API_KEYS: '' })).toBe('API_KEYS');
+  });
+
+  it('leaves no anonymous volume behind: every volume an image declares gets a named volume or a tmpfs', () => {
+    for (const [name, paths] of Object.entries(IMAGE_VOLUMES)) {
+      const service = services[name];
+      const tmpfs = typeof service.tmpfs === 'string' ? [service.tmpfs] : (service.tmpfs ?? []);
+      const named = volumeMounts(service)
+        .filter((mount) => isNamedVolume(mount.source))
+        .map((mount) => mount.target);
+      for (const path of paths) expect({ name, path, covered: tmpfs.includes(path) || named.includes(path) }).toEqual({ name, path, covered: true });
+    }
   });
 
   it('declares every named volume it mounts, and mounts every one it declares', () => {
@@ -316,6 +364,19 @@ describe('docker-compose.yml', () => {
       expect(isNamedVolume(data?.source)).toBe(true);
     });
 
+    it('logs to stdout only: no log4j file appender, no GC log file', () => {
+      const [, configFile] = /-Dlog4j\.configuration=file:(\S+)/.exec(env.KAFKA_LOG4J_OPTS) ?? [];
+      const mount = volumeMounts(service).find((candidate) => candidate.target === configFile);
+      expect(mount?.readOnly).toBe(true);
+      const properties = read(mount?.source ?? '');
+      expect(properties).toMatch(/^log4j\.rootLogger=INFO, stdout$/m);
+      expect(properties).toMatch(/^log4j\.appender\.stdout=org\.apache\.log4j\.ConsoleAppender$/m);
+      const appenders = [...properties.matchAll(/^log4j\.appender\.([^.=]+)=/gm)].map((match) => match[1]);
+      expect(appenders).toEqual(['stdout']);
+      // kafka-server-start.sh passes -loggc (GC log files in the container) unless EXTRA_ARGS says otherwise.
+      expect(env.EXTRA_ARGS).toBe('-name kafkaServer');
+    });
+
     it('is healthy once the broker answers a request from the image’s own client', () => {
       expect(healthcheckCommand(service)).toMatch(
         /\/opt\/kafka\/bin\/kafka-broker-api-versions\.sh --bootstrap-server localhost:9092\b/,
@@ -323,15 +384,17 @@ describe('docker-compose.yml', () => {
     });
   });
 
+  describe.each([...APP_SERVICES, ...MIGRATE_STEPS])('%s image', (name) => {
+    it('is built from the one Dockerfile with APP set to its service', () => {
+      expect(services[name].build).toEqual({ context: '.', dockerfile: 'Dockerfile', args: { APP: name.replace(/-migrate$/, '') } });
+      expect(services[name].image).toBeUndefined();
+      expect(services[name].init).toBe(true);
+    });
+  });
+
   describe.each(APP_SERVICES)('%s', (name) => {
     const service = services[name];
     const env = environment(service);
-
-    it('is built from the one Dockerfile with APP set to its name', () => {
-      expect(service.build).toEqual({ context: '.', dockerfile: 'Dockerfile', args: { APP: name } });
-      expect(service.image).toBeUndefined();
-      expect(service.init).toBe(true);
-    });
 
     it('runs in production mode on its documented HTTP port and reports readiness there', () => {
       expect(env.NODE_ENV).toBe('production');
@@ -364,19 +427,37 @@ describe('docker-compose.yml', () => {
       expect(env.KAFKA_NAMESPACE).toBe('');
     });
 
-    it('connects to its own database on the postgres service with the operator’s password', () => {
+    it('serves as its own role, with the password its migrate step generated, from a volume only the two share', () => {
       const url = new URL(environment(resolved.services[name]).DATABASE_URL);
-      expect(url.protocol).toBe('postgres:');
-      expect(url.hostname).toBe('postgres');
-      expect(url.port).toBe('5432');
-      expect(url.username).toBe('postgres');
-      expect(url.password).toBe(SAMPLE_PASSWORD);
-      expect(url.pathname).toBe(`/petstore_${name}`);
+      expect({ protocol: url.protocol, host: url.host, username: url.username, password: url.password, pathname: url.pathname }).toEqual({
+        protocol: 'postgres:',
+        host: 'postgres:5432',
+        username: `petstore_${name}`,
+        password: '',
+        pathname: `/petstore_${name}`,
+      });
+      const migrateEnv = environment(resolved.services[`${name}-migrate`]);
+      expect(migrateEnv.DATABASE_URL).toBe(url.toString());
+      expect(env.DATABASE_PASSWORD_FILE).toBe(migrateEnv.DATABASE_PASSWORD_FILE);
+      const credentials = `${name}-credentials`;
+      expect(volumeMounts(service)).toEqual([{ source: credentials, target: '/var/lib/petstore', readOnly: true }]);
+      expect(volumeMounts(services[`${name}-migrate`])).toEqual([{ source: credentials, target: '/var/lib/petstore', readOnly: false }]);
+      const mountedBy = Object.entries(services).filter(([, candidate]) => volumeMounts(candidate).some((mount) => mount.source === credentials));
+      expect(mountedBy.map(([candidate]) => candidate).sort()).toEqual([name, `${name}-migrate`].sort());
     });
 
-    it('applies its migrations before it starts serving', () => {
-      expect(service.command).toEqual(['sh', '-c', 'node main.js migrate && exec node main.js']);
+    it('starts once its migrate step has applied the migrations as the owner', () => {
+      expect(service.command).toBeUndefined();
       expect(service.entrypoint).toBeUndefined();
+      const migrate = services[`${name}-migrate`];
+      expect(migrate.command).toEqual(['node', 'main.js', 'migrate']);
+      const owner = new URL(environment(resolved.services[`${name}-migrate`]).MIGRATION_DATABASE_URL);
+      expect({ username: owner.username, password: owner.password, host: owner.host, pathname: owner.pathname }).toEqual({
+        username: 'postgres',
+        password: SAMPLE_PASSWORD,
+        host: 'postgres:5432',
+        pathname: `/petstore_${name}`,
+      });
     });
   });
 
@@ -410,6 +491,15 @@ describe('Dockerfile', () => {
   const runs = (stage: Stage): string[] =>
     stage.instructions.filter((instruction) => instruction.keyword === 'RUN').map((instruction) => instruction.args);
   const final = all[all.length - 1];
+
+  it('names no frontend image (a `# syntax=` line would be pulled from a registry on every build)', () => {
+    expect(read('Dockerfile')).not.toMatch(/^#\s*syntax\s*=/im);
+  });
+
+  it('keeps Node quiet about the known kafkajs negative timer, and gives the password volume to node', () => {
+    expect(envOf(final).NODE_OPTIONS).toContain('--disable-warning=TimeoutNegativeWarning');
+    expect(runs(final)).toContainEqual('mkdir -p /var/lib/petstore && chown node:node /var/lib/petstore');
+  });
 
   it('installs, builds and ships in separate stages', () => {
     expect(all.map((stage) => stage.name)).toEqual(['deps', 'build', 'runtime']);

@@ -1,0 +1,315 @@
+// `npm run chaos`: faults under continuous order load, on a stack of its own (ports +30000,
+// `_chaos` databases, its own Kafka broker and namespace), with the invariants checked after
+// each scenario. Writes docs/RELIABILITY.md from the run. `--short` runs the scenarios marked
+// short, gentler, without writing the report (a stage of `npm test`).
+//
+// Run it alone on the machine: `flock /tmp/petstore-stack.lock npm run chaos` (it restarts the
+// machine's PostgreSQL cluster for one scenario).
+import { spawnSync } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import pg from 'pg';
+import stack from './lib/stack.cjs';
+import { chaosKafka, consumerLag, deadLetters, decisionsOf, republishedOn } from './chaos/checks.mjs';
+import { Api, OrderLoad } from './chaos/load.mjs';
+import { CHAOS_KAFKA, ChaosStack, brokerCommand, brokerEnv, sleep } from './chaos/processes.mjs';
+import { SCENARIOS, postgresCluster } from './chaos/scenarios.mjs';
+
+const SHORT = process.argv.includes('--short');
+const RATE = Number(process.env.CHAOS_RATE ?? 20); // orders offered per second
+/** The stated bound: every accepted order is decided, and every partition caught up, this long after recovery. */
+const SETTLE_SECONDS = 30;
+/** The whole run stops by itself after this, whatever state it is in. */
+const RUN_LIMIT_MINUTES = SHORT ? 9 : 14;
+const PETS = [400, 400, 400, 400, 400, 5]; // stock per pet: one pet runs out, so some orders are rejected
+const API_KEY = `chaos-${randomBytes(12).toString('hex')}`;
+
+const log = (message) => console.log(`[chaos] ${message}`);
+const seconds = (ms) => Math.round(ms / 100) / 10;
+
+async function main() {
+  const startedAt = new Date();
+  let chaosStack;
+  // Whatever happens, nothing of the run outlives it: its processes and its broker go with it.
+  const abandon = (reason, code) => {
+    console.error(`[chaos] ${reason}; stopping`);
+    chaosStack?.killAll();
+    spawnSync('bash', [path.join(stack.ROOT, 'scripts/kafka.sh'), 'stop'], { env: { ...process.env, ...brokerEnv() }, stdio: 'ignore' });
+    process.exit(code);
+  };
+  const hardStop = setTimeout(() => abandon(`the run exceeded ${RUN_LIMIT_MINUTES} minutes`, 2), RUN_LIMIT_MINUTES * 60_000);
+  hardStop.unref();
+  for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => abandon(signal, 130));
+
+  await stack.ensurePostgres();
+  stack.ensureKafka(CHAOS_KAFKA);
+  stack.build();
+  const namespace = `chaos-${randomBytes(4).toString('hex')}.`;
+  const brokers = `127.0.0.1:${CHAOS_KAFKA.port}`;
+  const layout = stack.stackLayout({ offset: 30_000, databaseSuffix: '_chaos', namespace, kafkaBrokers: brokers });
+  const extraEnv = {
+    NODE_ENV: 'production',
+    LOG_LEVEL: 'warn',
+    RATE_LIMIT_PER_SECOND: '0',
+    API_KEYS: JSON.stringify([{ name: 'chaos', key: API_KEY, scopes: ['*'] }]),
+  };
+  await stack.dropDatabases(layout);
+  stack.runMigrations(layout, extraEnv);
+  fs.mkdirSync(path.join(stack.ROOT, 'tmp'), { recursive: true });
+  const logFile = path.join(stack.ROOT, 'tmp/chaos-stack.log');
+  chaosStack = new ChaosStack(layout, { extraEnv, output: fs.createWriteStream(logFile) });
+  log(`stack on ports +30000, namespace ${namespace}, broker ${brokers}; service output in ${path.relative(stack.ROOT, logFile)}`);
+  for (const name of stack.SERVICES) await chaosStack.start(name);
+  await chaosStack.start('gateway');
+
+  const api = new Api(layout.urls.gateway, API_KEY);
+  const kafka = chaosKafka(brokers);
+  const producer = kafka.producer();
+  const poisoned = new Set();
+  const results = [];
+  try {
+    const category = await api.must('POST', '/v1/categories', { name: `Chaos ${namespace}`, description: 'chaos run' }, [201]);
+    let petNumber = 0;
+    const seedPets = async (count, stocks) => {
+      const pets = [];
+      for (let i = 0; i < count; i += 1) {
+        const pet = await api.must('POST', '/v1/pets', { name: `Chaos pet ${++petNumber}`, categoryId: category.id }, [201]);
+        const stock = stocks[i] ?? null;
+        if (stock !== null) await api.must('PUT', `/v1/store/inventory/${pet.id}`, { quantity: stock }, [200]);
+        pets.push({ id: pet.id, stock: stock ?? 0 });
+      }
+      return pets;
+    };
+    const waitReady = async () => {
+      const deadline = Date.now() + 90_000;
+      for (const name of ['catalog', 'orders', 'inventory', 'gateway']) {
+        const ready = () => fetch(`${chaosStack.urlOf(name)}/health/ready`, { signal: AbortSignal.timeout(2000) }).then((r) => r.ok, () => false);
+        while (!(await ready())) {
+          if (Date.now() > deadline) throw new Error(`${name} was not ready 90 s after the fault`);
+          await sleep(200);
+        }
+      }
+    };
+    const produce = async (topic, key, envelope) => {
+      await producer.connect();
+      await producer.send({ topic, acks: -1, messages: [{ key, value: JSON.stringify(envelope), headers: { 'event-type': envelope.type, 'event-id': envelope.eventId } }] });
+    };
+
+    for (const scenario of SCENARIOS.filter((s) => !SHORT || s.short).map((s) => (SHORT ? { ...s, name: s.shortName ?? s.name } : s))) {
+      log(`── ${scenario.name}`);
+      const pets = await seedPets(PETS.length, PETS);
+      const load = new OrderLoad(api, pets, { rate: RATE });
+      let recoveredAt;
+      const recovered = () => (recoveredAt ??= Date.now());
+      const context = { stack: chaosStack, api, load, namespace, waitReady, seedPets, produce, poisoned, recovered, postgresCluster: postgresCluster() };
+      load.start();
+      await sleep(2000);
+      let outcome = {};
+      let faultError;
+      try {
+        outcome = (await ((SHORT && scenario.shortFault) || scenario.fault)(context)) ?? {};
+      } catch (error) {
+        faultError = error;
+      }
+      recovered();
+      await load.stop();
+      await restoreStack(chaosStack, waitReady);
+      const result = await settle({ scenario, load, api, kafka, namespace, recoveredAt, poisoned });
+      if (faultError) result.failures.unshift(`the fault itself failed: ${faultError.message}`);
+      Object.assign(result, outcome);
+      results.push(result);
+      log(describe(result));
+    }
+  } finally {
+    await producer.disconnect().catch(() => undefined);
+    await chaosStack.stopAll();
+    await brokerCommand('stop').catch(() => undefined);
+  }
+
+  const failed = results.filter((r) => r.failures.length > 0);
+  const finishedAt = new Date();
+  const environment = await environmentOf();
+  printTable(results);
+  if (SHORT) writeSummary(results);
+  else writeReport({ results, startedAt, finishedAt, environment });
+  log(`${results.length - failed.length} scenario(s) held every invariant, ${failed.length} did not; ${seconds(finishedAt - startedAt)} s in all`);
+  clearTimeout(hardStop);
+  process.exit(failed.length > 0 ? 1 : 0);
+}
+
+/** A scenario that went wrong must not spoil the next one: every process runs again and is ready. */
+async function restoreStack(chaosStack, waitReady) {
+  await brokerCommand('start');
+  for (const name of [...stack.SERVICES, 'gateway']) {
+    if (!chaosStack.running(name)) await chaosStack.start(name);
+  }
+  for (const name of [...chaosStack.processes.keys()].filter((n) => n.includes('-'))) await chaosStack.signal(name, 'SIGTERM');
+  await waitReady();
+}
+
+/** Dead letters already judged by an earlier scenario, and the poison events already found there. */
+const seenLetters = new Set();
+const deadLettered = new Set();
+
+/** After recovery: every invariant, each checked against the scenario's own pets and orders. */
+async function settle({ scenario, load, api, kafka, namespace, recoveredAt, poisoned }) {
+  const deadline = recoveredAt + SETTLE_SECONDS * 1000;
+  const failures = [];
+  const unresolved = await load.resolveUnknown(deadline);
+  if (unresolved > 0) failures.push(`${unresolved} order(s) whose outcome stayed unknown`);
+
+  // Every accepted order decided: nothing of the scenario's pets left `placed`.
+  let decidedAt;
+  while (Date.now() < deadline) {
+    const placed = await Promise.all(load.pets.map((pet) => api.must('GET', `/v1/store/orders?petId=${pet.id}&status=placed&limit=1`, undefined, [200])));
+    if (placed.every((page) => page.length === 0)) {
+      decidedAt = Date.now();
+      break;
+    }
+    await sleep(250);
+  }
+  const orders = (await Promise.all(load.pets.map((pet) => api.ordersOf(pet.id)))).flat();
+  const byId = new Map(orders.map((order) => [order.id, order]));
+  const lost = [...load.accepted.keys()].filter((id) => !byId.has(id)).length;
+  const stuck = orders.filter((order) => order.status === 'placed').length;
+  if (lost > 0) failures.push(`${lost} accepted order(s) do not exist`);
+  if (stuck > 0) failures.push(`${stuck} order(s) still placed ${SETTLE_SECONDS} s after recovery`);
+
+  // Stock per pet + approved units = stocked.
+  let stockMismatches = 0;
+  for (const pet of load.pets) {
+    const approvedUnits = orders.filter((o) => o.petId === pet.id && o.status === 'approved').reduce((sum, o) => sum + o.quantity, 0);
+    const item = await api.call('GET', `/v1/store/inventory/${pet.id}`);
+    const quantity = item.status === 200 ? item.body.quantity : 0;
+    if (quantity + approvedUnits !== pet.stock) {
+      stockMismatches += 1;
+      failures.push(`pet ${pet.id}: stock ${quantity} + approved ${approvedUnits} ≠ stocked ${pet.stock}`);
+    }
+  }
+
+  // No event had an effect twice: exactly one decision event per order, agreeing with its status.
+  const { eventIdsByOrder, redelivered } = await decisionsOf(kafka, namespace, orders.map((o) => o.id));
+  let twice = 0;
+  let disagreeing = 0;
+  for (const order of orders) {
+    const decisions = eventIdsByOrder.get(order.id) ?? [];
+    if (decisions.length > 1) twice += 1;
+    const expected = { approved: 'StockReserved', rejected: 'StockReservationRejected' }[order.status];
+    if (expected && (decisions.length !== 1 || decisions[0].type !== expected)) disagreeing += 1;
+  }
+  if (twice > 0) failures.push(`${twice} order(s) decided by more than one event`);
+  if (disagreeing > 0) failures.push(`${disagreeing} order(s) whose status does not match their one decision event`);
+  const republished = scenario.duplicatesOn ? await republishedOn(kafka, `${namespace}${scenario.duplicatesOn}`) : 0;
+
+  // No partition stuck: every group caught up with every topic it reads.
+  let lag;
+  do {
+    lag = await consumerLag(kafka, namespace);
+    if (lag.lag === 0) break;
+    await sleep(500);
+  } while (Date.now() < deadline);
+  if (lag.lag > 0) failures.push(`consumer lag ${lag.lag} ${SETTLE_SECONDS} s after recovery (${lag.stuck.join(', ')})`);
+  const caughtUpAt = Date.now();
+
+  // The dead-letter topics hold the poison events and nothing else (judged on what this scenario added).
+  const letters = (await deadLetters(kafka, namespace)).filter((letter) => !seenLetters.has(letter.id));
+  for (const letter of letters) seenLetters.add(letter.id);
+  const unexpected = letters.filter((letter) => !poisoned.has(letter.eventId));
+  if (unexpected.length > 0) failures.push(`${unexpected.length} unexpected dead letter(s) on ${[...new Set(unexpected.map((l) => l.topic))].join(', ')}`);
+  const expected = [...poisoned].filter((eventId) => !deadLettered.has(eventId));
+  const missing = expected.filter((eventId) => !letters.some((letter) => letter.eventId === eventId));
+  if (missing.length > 0) failures.push(`${missing.length} poison event(s) not on a dead-letter topic`);
+  for (const letter of letters) if (poisoned.has(letter.eventId)) deadLettered.add(letter.eventId);
+
+  if (load.serverErrors > 0) failures.push(`${load.serverErrors} answer(s) 5xx other than 503/504 (a fault showed as a bug)`);
+  return {
+    name: scenario.name,
+    guarantees: scenario.guarantees,
+    offered: load.offered,
+    accepted: load.accepted.size,
+    refused: load.refused,
+    statuses: load.statuses,
+    serverErrors: load.serverErrors,
+    lost,
+    stuck,
+    stockMismatches,
+    redelivered: redelivered + republished,
+    settleSeconds: decidedAt ? seconds(Math.max(decidedAt, caughtUpAt) - recoveredAt) : null,
+    failures,
+  };
+}
+
+function describe(result) {
+  const statuses = Object.entries(result.statuses).map(([status, count]) => `${status}×${count}`).join(' ');
+  return (
+    `offered ${result.offered}, accepted ${result.accepted}, refused ${result.refused} (${statuses}); lost ${result.lost}, ` +
+    `stuck ${result.stuck}, duplicates absorbed ${result.redelivered}; settled in ${result.settleSeconds ?? '—'} s` +
+    (result.unavailable ? `; fault point NOT AVAILABLE: ${result.unavailable}` : '') +
+    (result.failures.length ? `\n[chaos]   FAILED: ${result.failures.join('; ')}` : '; every invariant held')
+  );
+}
+
+function tableRows(results) {
+  return results.map((r) => {
+    const verdict = r.failures.length ? `**failed**: ${r.failures.join('; ')}` : 'held';
+    const name = r.unavailable ? `${r.name} — fault point not available (${r.unavailable})` : r.name;
+    return (
+      `| ${name} | ${r.offered} | ${r.accepted} | ${r.refused} | ${r.serverErrors} | ${r.lost} | ${r.stuck} | ` +
+      `${r.redelivered} | ${r.settleSeconds === null ? '—' : `${r.settleSeconds} s`} | ${verdict} | ${r.guarantees} |`
+    );
+  });
+}
+
+const TABLE_HEAD = [
+  '| scenario | orders offered | accepted | refused (503) | 5xx bugs | lost | stuck | duplicates absorbed | time to settle | invariants | what guarantees it |',
+  '|---|---|---|---|---|---|---|---|---|---|---|',
+];
+
+function printTable(results) {
+  console.log(['', ...TABLE_HEAD, ...tableRows(results), ''].join('\n'));
+}
+
+/** For `npm test`'s closing line: one test per scenario. */
+function writeSummary(results) {
+  const dir = process.env.JEST_SUMMARY_DIR;
+  if (!dir) return;
+  fs.mkdirSync(dir, { recursive: true });
+  const failed = results.filter((r) => r.failures.length > 0).length;
+  fs.writeFileSync(path.join(dir, 'chaos.json'), JSON.stringify({ passed: results.length - failed, failed, skipped: 0 }));
+}
+
+async function environmentOf() {
+  const client = new pg.Client({ connectionString: 'postgres://postgres@127.0.0.1:5432/postgres' });
+  await client.connect();
+  const { rows } = await client.query('show server_version');
+  await client.end();
+  return { cpus: `${os.cpus().length} × ${os.cpus()[0]?.model ?? 'unknown'}`, node: process.version, postgres: rows[0].server_version };
+}
+
+/** The table goes between the markers of docs/RELIABILITY.md; the text around them is written by hand. */
+function writeReport({ results, startedAt, finishedAt, environment }) {
+  const file = path.join(stack.ROOT, 'docs/RELIABILITY.md');
+  const figures = [
+    `Run of ${startedAt.toISOString()} (${seconds(finishedAt - startedAt)} s in all, build and stack start included) on ` +
+      `${environment.cpus}; Node ${environment.node}, PostgreSQL ${environment.postgres}, Kafka 3.9.2. ` +
+      `Load: ${RATE} orders/s offered through the gateway over 6 fresh pets per scenario (stock ${PETS.join(', ')}), ` +
+      `1–3 units each. Settle bound: ${SETTLE_SECONDS} s after recovery.`,
+    '',
+    ...TABLE_HEAD,
+    ...tableRows(results),
+  ].join('\n');
+  const existing = fs.existsSync(file)
+    ? fs.readFileSync(file, 'utf8')
+    : '# Reliability\n\n`npm run chaos` writes the table below.\n\n<!-- chaos:begin -->\n<!-- chaos:end -->\n';
+  const begin = existing.indexOf('<!-- chaos:begin -->');
+  const end = existing.indexOf('<!-- chaos:end -->');
+  fs.writeFileSync(file, `${existing.slice(0, begin)}<!-- chaos:begin -->\n${figures}\n${existing.slice(end)}`);
+  log('wrote docs/RELIABILITY.md');
+}
+
+main().catch((error) => {
+  console.error(`[chaos] failed: ${error.stack ?? error.message}`);
+  process.exit(1);
+});

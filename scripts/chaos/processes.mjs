@@ -1,0 +1,149 @@
+// The chaos run's own stack, one process at a time: what a scenario kills, pauses and starts again.
+import { spawn } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import stack from '../lib/stack.cjs';
+
+export const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** Its own broker, because scenarios kill and pause it; ports and data dir beside the e2e one. */
+export const CHAOS_KAFKA = {
+  port: 39092,
+  controllerPort: 39093,
+  dataDir: path.join(process.env.PETSTORE_CACHE ?? path.join(os.homedir(), '.cache/petstore'), 'kafka-data-chaos'),
+};
+
+/** What scripts/kafka.sh needs to act on the chaos broker. */
+export function brokerEnv() {
+  return { KAFKA_PORT: String(CHAOS_KAFKA.port), KAFKA_CONTROLLER_PORT: String(CHAOS_KAFKA.controllerPort), KAFKA_DATA_DIR: CHAOS_KAFKA.dataDir };
+}
+
+/** `scripts/kafka.sh <command>` for the chaos broker, without blocking the load that runs meanwhile. */
+export function brokerCommand(command) {
+  return new Promise((resolve, reject) => {
+    const env = { ...process.env, ...brokerEnv() };
+    const child = spawn('bash', [path.join(stack.ROOT, 'scripts/kafka.sh'), command], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+    let output = '';
+    child.stdout.on('data', (chunk) => (output += chunk));
+    child.stderr.on('data', (chunk) => (output += chunk));
+    child.once('exit', (code) => (code === 0 ? resolve(output) : reject(new Error(`kafka.sh ${command} failed:\n${output}`))));
+  });
+}
+
+export function brokerPid() {
+  const pid = Number(fs.readFileSync(path.join(CHAOS_KAFKA.dataDir, 'kafka.pid'), 'utf8').trim());
+  process.kill(pid, 0);
+  return pid;
+}
+
+/**
+ * The stack's processes by name (`catalog`, `orders`, `inventory`, `gateway`, and extra replicas
+ * such as `inventory-2`), each started from its built bundle with the layout's environment.
+ */
+export class ChaosStack {
+  constructor(layout, { extraEnv, output }) {
+    this.layout = layout;
+    this.extraEnv = extraEnv;
+    this.output = output;
+    this.processes = new Map();
+  }
+
+  envOf(name) {
+    const app = name.split('-')[0];
+    return { ...this.layout.envs[app], ...(this.replicas?.get(name) ?? {}) };
+  }
+
+  urlOf(name) {
+    const env = this.envOf(name);
+    return `http://127.0.0.1:${env.HTTP_PORT}`;
+  }
+
+  /** Starts `name` (with `env` on top, e.g. a fault to inject) and waits until it is ready. */
+  async start(name, env = {}) {
+    const app = name.split('-')[0];
+    const child = stack.startProcess(app, { ...this.envOf(name), ...env }, { output: this.output, extraEnv: this.extraEnv });
+    this.processes.set(name, child);
+    await stack.waitUntilReady(this.urlOf(name), child, 90_000);
+    return child;
+  }
+
+  /** Declares a replica of `app` on its own ports (its own health and RPC listeners, the same database and group). */
+  defineReplica(name, portShift) {
+    const app = name.split('-')[0];
+    this.replicas ??= new Map();
+    const base = this.layout.envs[app];
+    this.replicas.set(name, { HTTP_PORT: String(Number(base.HTTP_PORT) + portShift), RPC_PORT: String(Number(base.RPC_PORT) + portShift) });
+  }
+
+  running(name) {
+    const child = this.processes.get(name);
+    return Boolean(child && child.exitCode === null && child.signalCode === null);
+  }
+
+  /** Sends `signal`; for SIGKILL and SIGTERM, resolves once the process is gone. */
+  async signal(name, signal) {
+    const child = this.processes.get(name);
+    if (!child || !this.running(name)) return;
+    const gone = new Promise((resolve) => child.once('exit', resolve));
+    child.kill(signal);
+    if (signal === 'SIGKILL' || signal === 'SIGTERM') {
+      const timer = setTimeout(() => child.kill('SIGKILL'), 15_000);
+      await gone;
+      clearTimeout(timer);
+    }
+  }
+
+  /** Resolves with the signal that ended `name`, or null if it still runs after `ms`. */
+  async exitWithin(name, ms) {
+    const child = this.processes.get(name);
+    if (!this.running(name)) return child?.signalCode ?? `exit ${child?.exitCode}`;
+    return Promise.race([
+      new Promise((resolve) => child.once('exit', (code, signal) => resolve(signal ?? `exit ${code}`))),
+      sleep(ms).then(() => null),
+    ]);
+  }
+
+  /** Last resort, synchronous: SIGKILL every process still running. */
+  killAll() {
+    for (const child of this.processes.values()) if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+  }
+
+  async stopAll() {
+    for (const name of [...this.processes.keys()].reverse()) await stack.stopProcess(this.processes.get(name));
+  }
+}
+
+/** Whether this process already holds the machine's whole-stack lock (it runs under `flock` of it). */
+export function holdsStackLock(lockFile) {
+  try {
+    return fs.readdirSync('/proc/self/fd').some((fd) => {
+      try {
+        return fs.readlinkSync(`/proc/self/fd/${fd}`) === lockFile;
+      } catch {
+        return false;
+      }
+    });
+  } catch {
+    return false;
+  }
+}
+
+/** Runs a command and resolves with its exit code and output (never rejects). */
+export function run(command, args, { timeoutMs = 120_000 } = {}) {
+  return new Promise((resolve) => {
+    const child = spawn(command, args, { stdio: ['ignore', 'pipe', 'pipe'] });
+    let output = '';
+    child.stdout.on('data', (chunk) => (output += chunk));
+    child.stderr.on('data', (chunk) => (output += chunk));
+    const timer = setTimeout(() => child.kill('SIGKILL'), timeoutMs);
+    child.once('exit', (code) => {
+      clearTimeout(timer);
+      resolve({ code, output: output.trim() });
+    });
+    child.once('error', (error) => {
+      clearTimeout(timer);
+      resolve({ code: -1, output: error.message });
+    });
+  });
+}

@@ -1,0 +1,180 @@
+// What `npm run chaos` does to the stack while orders flow. Each scenario's `fault` runs under
+// the load and resolves once everything it broke is back: the moment "after recovery" counts
+// from, unless it calls `recovered()` earlier (a fault with nothing to restart), after which
+// the load goes on until it resolves.
+// `short` ones also run in `npm test`, some with a gentler `shortFault` (and its `shortName`).
+import { randomUUID } from 'node:crypto';
+import fs from 'node:fs';
+import { brokerCommand, brokerPid, holdsStackLock, run, sleep } from './processes.mjs';
+
+const STACK_LOCK = '/tmp/petstore-stack.lock';
+
+function killFiveTimes(name, times = 5) {
+  return async ({ stack }) => {
+    for (let i = 0; i < times; i += 1) {
+      if (i > 0) await sleep(2000);
+      await stack.signal(name, 'SIGKILL');
+      await sleep(1000);
+      await stack.start(name);
+    }
+  };
+}
+
+async function killBroker({ waitReady }, times) {
+  for (let i = 0; i < times; i += 1) {
+    if (i > 0) await sleep(3000);
+    process.kill(brokerPid(), 'SIGKILL');
+    await sleep(500);
+    await brokerCommand('start');
+  }
+  await waitReady();
+}
+
+async function pauseBroker({ waitReady }, seconds) {
+  const pid = brokerPid();
+  process.kill(pid, 'SIGSTOP');
+  try {
+    await sleep(seconds * 1000);
+  } finally {
+    process.kill(pid, 'SIGCONT');
+  }
+  await waitReady();
+}
+
+/**
+ * Restarts `service` with a crash injected at `point` (FAULT_CRASH_POINT, see COMMON shapes in
+ * libs/messaging), waits for the process to kill itself, then starts it plainly. A build without
+ * the fault point does not crash: the scenario says so instead of pretending.
+ */
+function crashAt(service, point, after) {
+  return async ({ stack }) => {
+    await stack.signal(service, 'SIGTERM');
+    // It may reach the fault point before it reports ready: a start that ends in the crash is expected.
+    await stack.start(service, { FAULT_CRASH_POINT: point, FAULT_CRASH_AFTER: String(after) }).catch(() => undefined);
+    const ended = await stack.exitWithin(service, 20_000);
+    if (ended !== 'SIGKILL') await stack.signal(service, 'SIGTERM');
+    await sleep(1000);
+    await stack.start(service);
+    return ended === 'SIGKILL'
+      ? { note: `${service} killed itself at ${point} (occurrence ${after})` }
+      : { unavailable: `no crash at ${point} within 20 s: this build does not implement FAULT_CRASH_POINT` };
+  };
+}
+
+export const SCENARIOS = [
+  {
+    name: 'steady load, no fault',
+    short: true,
+    guarantees: 'the control: the saga decides every order once; stock is exact',
+    fault: () => sleep(8000),
+  },
+  ...['catalog', 'orders', 'inventory', 'gateway'].map((service) => ({
+    name: `${service} killed (-9) five times, restarted 1 s later`,
+    short: service === 'inventory',
+    guarantees: {
+      catalog: 'state and outbox rows commit together; pet events wait in the outbox; other services keep serving',
+      orders: 'an order and its OrderPlaced commit in one transaction; the relay publishes what is left at restart; Idempotency-Key makes a retried POST safe',
+      inventory: 'a reservation and its processed-event row commit together; offsets are committed after the commit, so a redelivery is deduplicated; the 3 s session hands partitions over',
+      gateway: 'the gateway holds no state: a request cut by the kill has an unknown outcome, resolved by retrying with its Idempotency-Key',
+    }[service],
+    fault: killFiveTimes(service),
+    shortName: `${service} killed (-9) twice, restarted 1 s later`,
+    shortFault: killFiveTimes(service, 2),
+  })),
+  {
+    name: 'broker killed (-9) five times',
+    guarantees: 'outbox rows stay until Kafka acknowledged them (acks=all, idempotent producer); consumers restart and resume from committed offsets',
+    fault: (context) => killBroker(context, 5),
+  },
+  {
+    name: 'broker paused (SIGSTOP) 10 s',
+    short: true,
+    guarantees: 'a stalled broker only delays: the relay retries with backoff, placement needs no broker, consumers rejoin',
+    fault: (context) => pauseBroker(context, 10),
+    shortName: 'broker paused (SIGSTOP) 5 s',
+    shortFault: (context) => pauseBroker(context, 5),
+  },
+  {
+    name: 'PostgreSQL restarted',
+    guarantees: 'an unreachable database is 503 (not carried out, safe to retry); transactions roll back whole; handlers retry',
+    fault: async ({ waitReady, postgresCluster }) => {
+      const restart = ['pg_ctlcluster', '--skip-systemctl-redirect', postgresCluster, 'main', 'restart'];
+      // The cluster is shared: the restart runs under the machine's stack lock (held already when chaos runs under it).
+      const command = holdsStackLock(STACK_LOCK) ? restart : ['flock', '-w', '120', STACK_LOCK, ...restart];
+      const result = await run(command[0], command.slice(1));
+      if (result.code !== 0) throw new Error(`restarting PostgreSQL failed: ${result.output}`);
+      await waitReady();
+    },
+  },
+  {
+    name: 'relay killed between publishing a batch and removing it from the outbox (orders)',
+    short: true,
+    guarantees: 'at-least-once relay: the rows are published again at restart; consumers drop the duplicates by event id',
+    fault: crashAt('orders', 'relay.after-publish', 5),
+    duplicatesOn: 'orders.order.v1',
+  },
+  {
+    name: 'consumer killed between its commit and its offset commit (inventory)',
+    short: true,
+    guarantees: 'the redelivered batch finds its event ids in processed_event and changes nothing',
+    fault: crashAt('inventory', 'consumer.after-commit', 5),
+  },
+  {
+    name: 'inventory replicas joining and leaving mid-load',
+    guarantees: 'partitions move between members of one group; a partition is handled by one member at a time, in order',
+    fault: async ({ stack, recovered }) => {
+      stack.defineReplica('inventory-2', 10);
+      stack.defineReplica('inventory-3', 20);
+      await stack.start('inventory-2');
+      await sleep(4000);
+      await stack.start('inventory-3');
+      await sleep(4000);
+      await stack.signal('inventory-2', 'SIGTERM');
+      await sleep(4000);
+      await stack.signal('inventory-3', 'SIGKILL');
+      recovered(); // nothing to restart: the original member takes the partitions back
+      await sleep(2000);
+    },
+  },
+  {
+    name: 'catalog down while just-created pets are ordered',
+    guarantees: 'orders answers 503 for a pet it cannot confirm; inventory retries its catalog lookup without holding locks, so no order stays placed',
+    fault: async ({ stack, api, load, seedPets }) => {
+      const fresh = await seedPets(4, [30, 30, null, null]); // two stocked, two never stocked
+      await stack.signal('catalog', 'SIGKILL');
+      load.pets.push(...fresh);
+      await sleep(12_000);
+      await stack.start('catalog');
+      return { note: `${fresh.length} pets created just before the kill; catalog down 12 s` };
+    },
+  },
+  {
+    name: 'poison event on orders.order.v1',
+    short: true,
+    guarantees: 'an event no retry can fix goes to the dead-letter topic at once; its partition moves on',
+    fault: async ({ produce, namespace, load, poisoned, recovered }) => {
+      const eventId = randomUUID();
+      const key = String(load.pets[0].id);
+      await produce(`${namespace}orders.order.v1`, key, {
+        eventId,
+        type: 'OrderPlaced',
+        schemaVersion: 1,
+        occurredAt: new Date().toISOString(),
+        producer: 'chaos',
+        correlationId: eventId,
+        causationId: null,
+        key,
+        payload: { orderId: 'not-a-number', petId: Number(key), quantity: -1 },
+      });
+      poisoned.add(eventId);
+      recovered(); // nothing to repair; orders go on to the same partition behind it
+      await sleep(5000);
+      return { note: `poison event ${eventId} on the partition of pet ${key}` };
+    },
+  },
+];
+
+/** The major version of this machine's PostgreSQL cluster (`/etc/postgresql/<version>`). */
+export function postgresCluster() {
+  return fs.readdirSync('/etc/postgresql')[0];
+}
