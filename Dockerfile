@@ -30,11 +30,8 @@ RUN if [ -z "$APP" ]; then echo "build arg APP is required: catalog, orders, inv
 
 FROM node:24-bookworm-slim AS runtime
 ARG APP
-# kafkajs 2.2.4 arms a timer with a negative delay after every broker response
-# (tulios/kafkajs#1751); Node 24 warns about it once per process. The delay is clamped to 1 ms,
-# as on earlier Node releases, so the warning says nothing an operator can act on.
 ENV NODE_ENV=production \
-    NODE_OPTIONS="--enable-source-maps --disable-warning=TimeoutNegativeWarning"
+    NODE_OPTIONS="--enable-source-maps"
 WORKDIR /app
 # Where the services keep the database password their migrate step generated (a named volume
 # is mounted here; it takes this directory's owner when first used).

@@ -25,7 +25,7 @@ function nx(minutes, ...args) {
 
 /** Bounded like the nx stages; the chaos run also stops itself before this. */
 function chaosShort(minutes) {
-  const result = spawnSync(process.execPath, ['--disable-warning=TimeoutNegativeWarning', path.join(ROOT, 'scripts/chaos.mjs'), '--short'], {
+  const result = spawnSync(process.execPath, [path.join(ROOT, 'scripts/chaos.mjs'), '--short'], {
     cwd: ROOT,
     stdio: 'inherit',
     env: nxEnv,

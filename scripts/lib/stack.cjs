@@ -139,15 +139,9 @@ function prefixLines(stream, label, out) {
   });
 }
 
-/**
- * kafkajs 2.2.4 arms a timer with a negative delay after each broker response (tulios/kafkajs#1751);
- * Node 24 warns about it. The images set the same flag (Dockerfile).
- */
-const NODE_FLAGS = ['--disable-warning=TimeoutNegativeWarning'];
-
 /** `nodeArgs` go to node itself (`--cpu-prof`, `--inspect`) when a run needs a closer look. */
 function startProcess(app, env, { output = process.stdout, extraEnv = {}, nodeArgs = [] } = {}) {
-  const child = spawn(process.execPath, [...NODE_FLAGS, ...nodeArgs, mainOf(app)], {
+  const child = spawn(process.execPath, [...nodeArgs, mainOf(app)], {
     env: { ...process.env, ...extraEnv, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });

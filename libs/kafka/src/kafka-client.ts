@@ -1,3 +1,4 @@
+import './request-queue-fix';
 import { Kafka, logLevel as LogLevel, type logCreator, type RetryOptions } from 'kafkajs';
 
 export { LogLevel };
