@@ -531,7 +531,9 @@ function writeReport(results) {
   const day = results.startedAt.slice(0, 10);
   const rawDir = path.join(ROOT, 'docs/bench');
   fs.mkdirSync(rawDir, { recursive: true });
-  const rawFile = path.join(rawDir, `raw-${day}.json`);
+  // A soak is a run of its own (BENCH_ONLY=soak): its figures and raw file stay beside the main ones.
+  const soakOnly = results.soak && !results.capacity && !results.reads;
+  const rawFile = path.join(rawDir, `raw-${day}${soakOnly ? '-soak' : ''}.json`);
   fs.writeFileSync(rawFile, `${JSON.stringify(results, null, 2)}\n`);
   const rel = path.relative(path.join(ROOT, 'docs'), rawFile);
 
@@ -583,13 +585,15 @@ function writeReport(results) {
     out.push(...table(['offered/s', 'answered/s', 'answers', 'decided in the answer', 'Preference-Applied', 'p50 ms', 'p99 ms', 'failed'],
       results.wait.map((w) => [w.offeredRate, w.achievedRate, w.answers, w.decidedAnswers, w.applied, `**${w.p50}**`, `**${w.p99}**`, w.failed])));
   }
+  const soakOut = [];
   if (results.soak) {
+    soakOut.push(out[0]);
     const soak = results.soak;
-    out.push('', `### Soak (${soak.minutes.length} min at ${soak.rate} orders/s)`, '');
-    out.push(...table(['minute', 'placed/s', 'decided/s', 'placed→decided p50 ms', 'p99 ms', 'failed'],
+    soakOut.push('', `### Soak (${soak.minutes.length} min at ${soak.rate} orders/s)`, '');
+    soakOut.push(...table(['minute', 'placed/s', 'decided/s', 'placed→decided p50 ms', 'p99 ms', 'failed'],
       soak.minutes.map((m) => [m.minute, m.achievedRate, m.decidedPerSecond, m.decisionP50, m.decisionP99, m.failed])));
-    out.push('', 'Messaging tables (rows / KiB) at the start and the end:', '');
-    out.push(...table(['table', 'start', 'end'], Object.keys(soak.tablesAtEnd).map((name) => [
+    soakOut.push('', 'Messaging tables (rows / KiB) at the start and the end:', '');
+    soakOut.push(...table(['table', 'start', 'end'], Object.keys(soak.tablesAtEnd).map((name) => [
       name, `${soak.tablesAtStart[name].rows} / ${soak.tablesAtStart[name].kib}`, `${soak.tablesAtEnd[name].rows} / ${soak.tablesAtEnd[name].kib}`,
     ])));
   }
@@ -606,12 +610,15 @@ function writeReport(results) {
   }
 
   const reportFile = path.join(ROOT, 'docs/BENCHMARKS.md');
-  const existing = fs.existsSync(reportFile)
-    ? fs.readFileSync(reportFile, 'utf8')
-    : '# Benchmarks\n\n`npm run bench` writes the figures below.\n\n<!-- bench:begin -->\n<!-- bench:end -->\n';
-  const begin = existing.indexOf('<!-- bench:begin -->');
-  const end = existing.indexOf('<!-- bench:end -->');
-  fs.writeFileSync(reportFile, `${existing.slice(0, begin)}<!-- bench:begin -->\n${out.join('\n')}\n${existing.slice(end)}`);
+  let report = fs.existsSync(reportFile) ? fs.readFileSync(reportFile, 'utf8') : '# Benchmarks\n';
+  const between = (marker, lines) => {
+    const [begin, end] = [`<!-- ${marker}:begin -->`, `<!-- ${marker}:end -->`];
+    if (!report.includes(begin)) report += `\n${begin}\n${end}\n`;
+    report = `${report.slice(0, report.indexOf(begin))}${begin}\n${lines.join('\n')}\n${report.slice(report.indexOf(end))}`;
+  };
+  if (!soakOnly) between('bench', out);
+  if (soakOut.length > 0) between('bench-soak', soakOut);
+  fs.writeFileSync(reportFile, report);
   log(`wrote docs/BENCHMARKS.md and ${path.relative(ROOT, rawFile)}`);
 }
 
