@@ -1,4 +1,4 @@
-// `npm run chaos`: faults under continuous order load, on a stack of its own (ports +30000,
+// `npm run chaos`: faults under continuous order load, on a stack of its own (ports +25000,
 // `_chaos` databases, its own Kafka broker and namespace), with the invariants checked after
 // each scenario. Writes docs/RELIABILITY.md from the run. `--short` runs the scenarios marked
 // short, gentler, without writing the report (a stage of `npm test`).
@@ -48,7 +48,7 @@ async function main() {
   stack.build();
   const namespace = `chaos-${randomBytes(4).toString('hex')}.`;
   const brokers = `127.0.0.1:${CHAOS_KAFKA.port}`;
-  const layout = stack.stackLayout({ offset: 30_000, databaseSuffix: '_chaos', namespace, kafkaBrokers: brokers });
+  const layout = stack.stackLayout({ offset: 25_000, databaseSuffix: '_chaos', namespace, kafkaBrokers: brokers });
   const extraEnv = {
     NODE_ENV: 'production',
     LOG_LEVEL: 'warn',
@@ -60,7 +60,7 @@ async function main() {
   fs.mkdirSync(path.join(stack.ROOT, 'tmp'), { recursive: true });
   const logFile = path.join(stack.ROOT, 'tmp/chaos-stack.log');
   chaosStack = new ChaosStack(layout, { extraEnv, output: fs.createWriteStream(logFile) });
-  log(`stack on ports +30000, namespace ${namespace}, broker ${brokers}; service output in ${path.relative(stack.ROOT, logFile)}`);
+  log(`stack on ports +25000, namespace ${namespace}, broker ${brokers}; service output in ${path.relative(stack.ROOT, logFile)}`);
   for (const name of stack.SERVICES) await chaosStack.start(name);
   await chaosStack.start('gateway');
 

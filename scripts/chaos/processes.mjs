@@ -9,8 +9,8 @@ export const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** Its own broker, because scenarios kill and pause it; ports and data dir beside the e2e one. */
 export const CHAOS_KAFKA = {
-  port: 39092,
-  controllerPort: 39093,
+  port: 28092,
+  controllerPort: 28093,
   dataDir: path.join(process.env.PETSTORE_CACHE ?? path.join(os.homedir(), '.cache/petstore'), 'kafka-data-chaos'),
 };
 

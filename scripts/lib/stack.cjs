@@ -129,13 +129,20 @@ async function dropDatabases(layout) {
   }
 }
 
-function prefixLines(stream, label, out) {
+/** How many of a process's last output lines a start-up failure quotes. */
+const OUTPUT_TAIL_LINES = 30;
+
+function prefixLines(stream, label, out, tail) {
   let pending = '';
   stream.on('data', (chunk) => {
     pending += chunk;
     const lines = pending.split('\n');
     pending = lines.pop();
-    for (const line of lines) out.write(`${label} ${line}\n`);
+    for (const line of lines) {
+      out.write(`${label} ${line}\n`);
+      tail.push(line);
+      if (tail.length > OUTPUT_TAIL_LINES) tail.shift();
+    }
   });
 }
 
@@ -146,15 +153,20 @@ function startProcess(app, env, { output = process.stdout, extraEnv = {}, nodeAr
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   const label = `[${app}]`.padEnd(12);
-  prefixLines(child.stdout, label, output);
-  prefixLines(child.stderr, label, output);
+  // Kept so that a process that dies while starting says why, even when `output` is a file.
+  child.outputTail = [];
+  prefixLines(child.stdout, label, output, child.outputTail);
+  prefixLines(child.stderr, label, output, child.outputTail);
   return child;
 }
 
 async function waitUntilReady(url, child, timeoutMs = 60_000) {
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
-    if (child.exitCode !== null) throw new Error(`${url} exited with code ${child.exitCode} before it was ready`);
+    if (child.exitCode !== null) {
+      const tail = (child.outputTail ?? []).join('\n');
+      throw new Error(`${url} exited with code ${child.exitCode} before it was ready; its last output:\n${tail}`);
+    }
     try {
       const response = await fetch(`${url}/health/ready`, { signal: AbortSignal.timeout(1000) });
       if (response.ok) return;
