@@ -309,7 +309,8 @@ async function readPath(layout, category) {
 
 /** The two processes of the saga floor on their own databases and topics, with the order pets stocked. */
 async function startSagaFloor(layout, namespace, petIds) {
-  const base = new URL(layout.envs.orders.DATABASE_URL);
+  // The floor has no roles of its own: its databases belong to the owner role, as the migrations do.
+  const base = new URL(layout.envs.orders.MIGRATION_DATABASE_URL);
   const databaseUrl = (name) => Object.assign(new URL(base), { pathname: `/${name}` }).toString();
   const urls = { orders: databaseUrl('petstore_floor_orders_bench'), inventory: databaseUrl('petstore_floor_inventory_bench') };
   const admin = new pg.Client({ connectionString: databaseUrl('postgres') });
