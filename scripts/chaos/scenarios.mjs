@@ -74,7 +74,7 @@ export const SCENARIOS = [
     guarantees: {
       catalog: 'state and outbox rows commit together; pet events wait in the outbox; other services keep serving',
       orders: 'an order and its OrderPlaced commit in one transaction; the relay publishes what is left at restart; Idempotency-Key makes a retried POST safe',
-      inventory: 'a reservation and its processed-event row commit together; offsets are committed after the commit, so a redelivery is deduplicated; the 3 s session hands partitions over',
+      inventory: 'a reservation and the consumer position (source, sequence) it advances commit together; offsets are committed after the commit, so a redelivery is deduplicated; the 3 s session hands partitions over',
       gateway: 'the gateway holds no state: a request cut by the kill has an unknown outcome, resolved by retrying with its Idempotency-Key',
     }[service],
     fault: killFiveTimes(service),
@@ -109,14 +109,14 @@ export const SCENARIOS = [
   {
     name: 'relay killed between publishing a batch and removing it from the outbox (orders)',
     short: true,
-    guarantees: 'at-least-once relay: the rows are published again at restart; consumers drop the duplicates by event id',
+    guarantees: 'at-least-once relay: the rows are published again at restart with the sequence numbers they were claimed with; consumers drop what their stored position already covers',
     fault: crashAt('orders', 'relay.after-publish', 5),
     duplicatesOn: 'orders.order.v1',
   },
   {
     name: 'consumer killed between its commit and its offset commit (inventory)',
     short: true,
-    guarantees: 'the redelivered batch finds its event ids in processed_event and changes nothing',
+    guarantees: 'the redelivered batch is at or below the consumer position committed with its effects and changes nothing',
     fault: crashAt('inventory', 'consumer.after-commit', 5),
   },
   {
