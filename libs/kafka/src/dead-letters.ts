@@ -278,7 +278,8 @@ export async function runDeadLetterCommand(
     switch (command) {
       case 'list': {
         const letters = await readDeadLetters(tools);
-        print(table(tools.topic, letters), letters.map(summary));
+        // Scripts get the whole entry, so they can filter on the event itself (jq '.value | fromjson').
+        print(table(tools.topic, letters), letters.map(detailed));
         return 0;
       }
       case 'show': {

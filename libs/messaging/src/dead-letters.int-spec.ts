@@ -163,9 +163,11 @@ describe('dead-letter tools: list, show, replay and purge against PostgreSQL and
         attempts: 1,
         errorName: 'NonRetriableError',
         error: `order ${poisoned.payload.orderId} is unknown here`,
+        headers: expect.objectContaining({ 'event-id': poisoned.eventId }),
       }),
     ]);
     const [entry] = listed;
+    expect(JSON.parse(entry.value).payload.orderId).toBe(poisoned.payload.orderId);
     const at = `${entry.partition}:${entry.offset}`;
     const table = (await dlt(tools, 'list')).output;
     expect(table).toContain(`${tools.topic}: 1 dead letter(s)`);
