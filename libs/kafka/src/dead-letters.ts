@@ -59,6 +59,9 @@ export async function readDeadLetters(tools: DeadLetterTools): Promise<DeadLette
   const ranges: { partition: number; start: number; end: number }[] = [];
   const readerGroupId = `${toolsGroupId}.reader-${randomUUID()}`;
   try {
+    if (!(await admin.listTopics()).includes(topic)) {
+      throw new Error(`${topic} does not exist yet: the service creates it when it first starts`);
+    }
     const [ends, [committed]] = await Promise.all([
       admin.fetchTopicOffsets(topic),
       admin.fetchOffsets({ groupId: toolsGroupId, topics: [topic] }),
