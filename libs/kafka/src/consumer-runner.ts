@@ -38,6 +38,12 @@ export const DEAD_LETTER_HEADERS = {
   failedAt: 'dead-letter-failed-at',
 } as const;
 
+/**
+ * Set on a message replayed from a dead-letter topic: the consumer group it is for. Other groups
+ * of the topic handled the original already, so they skip it.
+ */
+export const REPLAYED_FOR_GROUP_HEADER = 'replayed-for-group';
+
 export interface RunnerLogger {
   warn(message: string): void;
   error(message: string): void;
@@ -220,8 +226,9 @@ export async function runConsumer(kafka: Kafka, options: ConsumerRunnerOptions):
       const startedAt = performance.now();
       const chunk = messages.slice(start, start + maxBatchSize);
       const last = chunk[chunk.length - 1].offset;
-      if (!(handleBatch && chunk.length > 1 && (await handledAsOne(handleBatch, topic, partition, chunk)))) {
-        for (const message of chunk) {
+      const ours = chunk.filter(isForThisGroup);
+      if (!(handleBatch && ours.length > 1 && (await handledAsOne(handleBatch, topic, partition, ours)))) {
+        for (const message of ours) {
           if (!isRunning() || isStale()) return;
           await eachMessage({ topic, partition, message, heartbeat });
           if (message.offset !== last) resolveOffset(message.offset);
@@ -240,6 +247,13 @@ export async function runConsumer(kafka: Kafka, options: ConsumerRunnerOptions):
       });
       await heartbeat();
     }
+  }
+
+  /** False for a replay meant for another consumer group of the topic. */
+  function isForThisGroup(message: KafkaMessage): boolean {
+    const header = message.headers?.[REPLAYED_FOR_GROUP_HEADER];
+    const target = Array.isArray(header) ? header[0] : header;
+    return target === undefined || target.toString() === groupId;
   }
 
   /** The chunk through handleBatch, all or nothing; false when it must be handled one message at a time. */

@@ -1,5 +1,6 @@
 export * from './backoff';
 export * from './consumer-runner';
+export * from './dead-letters';
 export * from './kafka-client';
 export * from './namespace';
 export * from './producer';

@@ -4,7 +4,14 @@ import { MikroORM } from '@mikro-orm/postgresql';
 import { ROOT_CONTEXT, SpanKind, SpanStatusCode, trace, type Span } from '@opentelemetry/api';
 import { crashPoint } from '@petstore/config';
 import { serializeEnvelope, type EventEnvelope } from '@petstore/contracts';
-import { backoffDelay, createIdempotentProducer, sendAll, sleep, type TopicMessages } from '@petstore/kafka';
+import {
+  PUBLICATION_NUMBER_HEADERS,
+  backoffDelay,
+  createIdempotentProducer,
+  sendAll,
+  sleep,
+  type TopicMessages,
+} from '@petstore/kafka';
 import type { IHeaders, Producer } from 'kafkajs';
 import { Client } from 'pg';
 import { MessagingKafka } from './messaging-kafka';
@@ -18,8 +25,8 @@ import {
 import { MESSAGING_OPTIONS, RELAY_SETTINGS, type MessagingOptions, type RelaySettings } from './messaging.options';
 import { contextFromCarrier, messagingTracer, traceCarrierOf } from './trace-context';
 
-/** Kafka headers that identify a relayed event for deduplication (see ConsumerPositions). */
-export const OUTBOX_HEADERS = { source: 'outbox-source', seq: 'outbox-seq' } as const;
+/** Kafka headers that identify a relayed event for deduplication (see ConsumerPositions); a dead-letter replay drops them. */
+export const OUTBOX_HEADERS = PUBLICATION_NUMBER_HEADERS;
 
 interface ClaimedRow {
   seq: string;

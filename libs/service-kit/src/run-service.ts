@@ -3,7 +3,9 @@ import type { DynamicModule } from '@nestjs/common';
 import { randomBytes } from 'node:crypto';
 import { existsSync, writeFileSync } from 'node:fs';
 import { plainOutputUnlessTerminal, readConfigOrExit, type ConfigShape } from '@petstore/config';
+import { deadLetterTopic } from '@petstore/contracts';
 import { migrate, roleOf } from '@petstore/database';
+import { LogLevel, createKafkaClient, namespaced, runDeadLetterCommand } from '@petstore/kafka';
 import { bootstrapService } from './bootstrap';
 import { DATABASE_PASSWORD_FILE, type ServiceConfig } from './service-config';
 
@@ -16,13 +18,15 @@ export interface ServiceDefinition<C extends ServiceConfig> {
 
 /**
  * The whole of a service's `main.ts`. `node main.js migrate` is the explicit start-up step that
- * creates the database if missing and applies the migrations, then exits; `node main.js` serves.
+ * creates the database if missing and applies the migrations, then exits; `node main.js dlt ...`
+ * are the operator's dead-letter tools (docs/OPERATIONS.md); `node main.js` serves.
  */
 export function runService<C extends ServiceConfig>(service: ServiceDefinition<C>): void {
   plainOutputUnlessTerminal();
   if (process.argv[2] === 'migrate') ensurePasswordFile();
   const config = readConfigOrExit(service.configShape);
   const run = async (): Promise<void> => {
+    if (process.argv[2] === 'dlt') process.exit(await deadLetterCommand(service.name, config, process.argv.slice(3)));
     if (process.argv[2] !== 'migrate') {
       await bootstrapService(service.appModule(config), config);
       return;
@@ -37,6 +41,17 @@ export function runService<C extends ServiceConfig>(service: ServiceDefinition<C
     process.stderr.write(`${service.name} failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
     process.exit(1);
   });
+}
+
+/** `dlt list|show|replay|purge` on this service's dead-letter topic. */
+function deadLetterCommand(name: string, config: ServiceConfig, args: string[]): Promise<number> {
+  const kafka = createKafkaClient({ clientId: `${name}.dead-letter-tools`, brokers: config.kafkaBrokers, logLevel: LogLevel.ERROR });
+  const tools = {
+    kafka,
+    topic: namespaced(config.kafkaNamespace, deadLetterTopic(name)),
+    toolsGroupId: namespaced(config.kafkaNamespace, `${name}.dead-letter-tools`),
+  };
+  return runDeadLetterCommand(tools, args, process.stdout, process.stderr);
 }
 
 /**

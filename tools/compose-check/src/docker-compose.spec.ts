@@ -40,6 +40,7 @@ interface Service {
   volumes?: (string | { type?: string; source?: string; target?: string })[];
   tmpfs?: string | string[];
   init?: boolean;
+  profiles?: string[];
 }
 
 interface ComposeFile {
@@ -82,13 +83,22 @@ const START_ORDER: Record<string, string[]> = {
   orders: ['kafka', 'orders-migrate'],
   inventory: ['inventory-migrate', 'kafka'],
   gateway: ['catalog', 'inventory', 'orders'],
+  prometheus: [],
+  jaeger: [],
+  grafana: ['jaeger', 'prometheus'],
 };
 
 /** What the images declare as VOLUME: each must be given a named volume or a tmpfs, or every `up` leaves an anonymous one. */
 const IMAGE_VOLUMES: Record<string, string[]> = {
   postgres: ['/var/lib/postgresql/data'],
   kafka: ['/etc/kafka/secrets', '/var/lib/kafka/data', '/mnt/shared/config'],
+  prometheus: ['/prometheus'],
+  jaeger: ['/tmp'],
+  grafana: ['/var/lib/grafana'],
 };
+
+/** Started only with `--profile observability`. */
+const OBSERVABILITY_SERVICES = ['grafana', 'jaeger', 'prometheus'];
 
 function environment(service: Service | undefined): Record<string, string> {
   const raw = service?.environment ?? {};
@@ -129,7 +139,8 @@ describe('docker-compose.yml', () => {
   });
 
   it('defines the stack: PostgreSQL, Kafka, the four services and the migrate step of each one with a database', () => {
-    expect(Object.keys(services).sort()).toEqual([
+    const byDefault = Object.keys(services).filter((name) => services[name].profiles === undefined);
+    expect(byDefault.sort()).toEqual([
       'catalog',
       'catalog-migrate',
       'gateway',
@@ -140,6 +151,13 @@ describe('docker-compose.yml', () => {
       'orders-migrate',
       'postgres',
     ]);
+  });
+
+  it('adds Prometheus, Jaeger and Grafana with the observability profile only', () => {
+    const profiled = Object.entries(services).filter(([, service]) => service.profiles !== undefined);
+    expect(Object.fromEntries(profiled.map(([name, service]) => [name, service.profiles]))).toEqual(
+      Object.fromEntries(OBSERVABILITY_SERVICES.map((name) => [name, ['observability']])),
+    );
   });
 
   it('restarts every service unless it was stopped, and a migrate step only when it failed', () => {
@@ -178,11 +196,14 @@ describe('docker-compose.yml', () => {
     expect(graph).toEqual(START_ORDER);
   });
 
-  it('publishes only the gateway, on a configurable host port mapped to its HTTP port', () => {
+  it('publishes only the gateway, on a configurable host port mapped to its HTTP port; the observability UIs on loopback', () => {
     const published = Object.entries(services)
       .filter(([, service]) => (service.ports ?? []).length > 0)
       .map(([name]) => name);
-    expect(published).toEqual(['gateway']);
+    expect(published.filter((name) => !OBSERVABILITY_SERVICES.includes(name))).toEqual(['gateway']);
+    for (const name of OBSERVABILITY_SERVICES) {
+      for (const port of services[name].ports ?? []) expect({ name, port }).toEqual({ name, port: expect.stringMatching(/^127\.0\.0\.1:\d+:\d+$/) });
+    }
     expect(services.gateway.ports).toEqual(['${GATEWAY_PORT:-3000}:3000']);
     expect(resolved.services.gateway.ports).toEqual(['3000:3000']);
     expect(interpolate(String(services.gateway.ports?.[0]), { GATEWAY_PORT: '8080' })).toBe('8080:3000');
