@@ -12,9 +12,17 @@ export function processMetric<M extends Metric>(name: string, create: (name: str
 /** From a millisecond to ten seconds: a cached read to a call that times out. */
 export const LATENCY_BUCKETS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
 
+/**
+ * Gauges prom-client names like counters, which Prometheus's lint (promtool) refuses; each is the
+ * sum of a gauge it also exports by type (`nodejs_active_handles{type}`, …), so nothing is lost.
+ */
+const MISNAMED_DEFAULT_GAUGES = ['nodejs_active_handles_total', 'nodejs_active_requests_total', 'nodejs_active_resources_total'];
+
 /** prom-client's process and Node.js metrics (CPU, memory, event loop lag, GC), registered once per process. */
 export function collectProcessMetrics(): void {
-  if (!register.getSingleMetric('process_cpu_seconds_total')) collectDefaultMetrics();
+  if (register.getSingleMetric('process_cpu_seconds_total')) return;
+  collectDefaultMetrics();
+  for (const name of MISNAMED_DEFAULT_GAUGES) register.removeSingleMetric(name);
 }
 
 /** `GET /metrics` on `app`: every metric of the process in Prometheus's text format. */

@@ -2,8 +2,9 @@ import type { Options } from '@mikro-orm/postgresql';
 import type { DynamicModule } from '@nestjs/common';
 import { randomBytes } from 'node:crypto';
 import { existsSync, writeFileSync } from 'node:fs';
-import { plainOutputUnlessTerminal, readConfigOrExit, type ConfigShape } from '@petstore/config';
+import { readConfigOrExit, type ConfigShape } from '@petstore/config';
 import { migrate, roleOf } from '@petstore/database';
+import { processLogger, useProcessLogger } from '@petstore/observability';
 import { bootstrapService } from './bootstrap';
 import { DATABASE_PASSWORD_FILE, type ServiceConfig } from './service-config';
 
@@ -19,9 +20,9 @@ export interface ServiceDefinition<C extends ServiceConfig> {
  * creates the database if missing and applies the migrations, then exits; `node main.js` serves.
  */
 export function runService<C extends ServiceConfig>(service: ServiceDefinition<C>): void {
-  plainOutputUnlessTerminal();
   if (process.argv[2] === 'migrate') ensurePasswordFile();
   const config = readConfigOrExit(service.configShape);
+  useProcessLogger({ service: service.name, level: config.logLevel });
   const run = async (): Promise<void> => {
     if (process.argv[2] !== 'migrate') {
       await bootstrapService(service.appModule(config), config);
@@ -34,7 +35,7 @@ export function runService<C extends ServiceConfig>(service: ServiceDefinition<C
     process.exit(0);
   };
   run().catch((error: unknown) => {
-    process.stderr.write(`${service.name} failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+    processLogger().fatal({ err: error }, `${service.name} failed: ${error instanceof Error ? error.message : String(error)}`);
     process.exit(1);
   });
 }
