@@ -46,8 +46,12 @@ type ScopedRequest = FastifyRequest & { [requestScope]?: AsyncResource };
  * the routes are registered.
  */
 export function observeHttp(app: FastifyInstance, { logger, bindRequestId = false }: ObserveHttpOptions): void {
-  const inContext = (request: FastifyRequest, work: () => void): void =>
-    bindRequestId ? withLogContext({ requestId: request.id }, work) : work();
+  // The response's line is written in the request's scope: its log context and, when tracing, its span.
+  const inContext = (request: ScopedRequest, work: () => void): void => {
+    const scope = request[requestScope];
+    if (scope) scope.runInAsyncScope(work);
+    else work();
+  };
   if (bindRequestId) {
     app.addHook('onRequest', (request: ScopedRequest, _reply, done) =>
       withLogContext({ requestId: request.id }, () => {
@@ -63,7 +67,7 @@ export function observeHttp(app: FastifyInstance, { logger, bindRequestId = fals
       else done();
     });
   }
-  app.addHook('onResponse', (request, reply, done) => {
+  app.addHook('onResponse', (request: ScopedRequest, reply, done) => {
     const route = request.routeOptions.url ?? 'unmatched';
     const status = String(reply.statusCode);
     const labels = { method: request.method, route, status };
