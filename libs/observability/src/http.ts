@@ -1,5 +1,4 @@
-import { AsyncResource } from 'node:async_hooks';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
 import { Counter, Histogram } from 'prom-client';
 import { withLogContext } from './log-context';
@@ -38,36 +37,16 @@ export interface ObserveHttpOptions {
   bindRequestId?: boolean;
 }
 
-const requestScope = Symbol('petstore.requestScope');
-type ScopedRequest = FastifyRequest & { [requestScope]?: AsyncResource };
-
 /**
  * Counts and times every response of `app` and writes one line per request. Add it before
  * the routes are registered.
  */
 export function observeHttp(app: FastifyInstance, { logger, bindRequestId = false }: ObserveHttpOptions): void {
-  // The response's line is written in the request's scope: its log context and, when tracing, its span.
-  const inContext = (request: ScopedRequest, work: () => void): void => {
-    const scope = request[requestScope];
-    if (scope) scope.runInAsyncScope(work);
-    else work();
-  };
   if (bindRequestId) {
-    app.addHook('onRequest', (request: ScopedRequest, _reply, done) =>
-      withLogContext({ requestId: request.id }, () => {
-        request[requestScope] = new AsyncResource('petstore.request');
-        done();
-      }),
-    );
-    // Body parsing resumes on the socket's events, outside the context bound above: the rest of
-    // the request (validation, handler) goes back into it, as @fastify/request-context does.
-    app.addHook('preValidation', (request: ScopedRequest, _reply, done) => {
-      const scope = request[requestScope];
-      if (scope) scope.runInAsyncScope(done);
-      else done();
-    });
+    // Everything after this hook (body parsing, validation, the handler, the response) runs inside.
+    app.addHook('onRequest', (request, _reply, done) => withLogContext({ requestId: request.id }, done));
   }
-  app.addHook('onResponse', (request: ScopedRequest, reply, done) => {
+  app.addHook('onResponse', (request, reply, done) => {
     const route = request.routeOptions.url ?? 'unmatched';
     const status = String(reply.statusCode);
     const labels = { method: request.method, route, status };
@@ -76,7 +55,7 @@ export function observeHttp(app: FastifyInstance, { logger, bindRequestId = fals
     const level = ROUTINE_ROUTE.test(route) ? 'debug' : 'info';
     if (logger.isLevelEnabled(level)) {
       const durationMs = Math.round(reply.elapsedTime * 10) / 10;
-      inContext(request, () => logger[level]({ ...labels, durationMs }, `${request.method} ${route} ${status} ${durationMs} ms`));
+      logger[level]({ ...labels, durationMs }, `${request.method} ${route} ${status} ${durationMs} ms`);
     }
     done();
   });
