@@ -74,5 +74,6 @@ const processLogCreator: logCreator =
     const level = namespace === 'Connection' && message.startsWith('Response ') ? LogLevel.WARN : reported;
     const pinoLevel = pinoLevelOf(level);
     if (level > configured || !pinoLevel) return;
-    processLogger()[pinoLevel]({ context: `kafkajs.${namespace}`, ...extra }, message);
+    // Under their own key: kafkajs's fields (its protocol `correlationId`, …) are not the stack's.
+    processLogger()[pinoLevel]({ context: `kafkajs.${namespace}`, kafkajs: extra }, message);
   };
