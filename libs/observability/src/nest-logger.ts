@@ -1,15 +1,18 @@
 import { Logger as NestLogger, type LoggerService } from '@nestjs/common';
 import { logLevelsFrom, type LogLevel } from '@petstore/config';
 import type { Level, Logger } from 'pino';
-import { processLogger } from './logger';
+import { PINO_LEVELS, processLogger } from './logger';
 
 /**
  * Every Nest logger of the process (Nest's own, `new Logger(context)` anywhere) writes through
- * the process's logger from now on; `Logger.isLevelEnabled` answers for `level`. Returns the
- * adapter for `NestFactory.create(…, { logger })`.
+ * the process's logger from now on, which writes from `level` up (as Nest's levels are global,
+ * so is this); `Logger.isLevelEnabled` answers for `level`. Returns the adapter for
+ * `NestFactory.create(…, { logger })`.
  */
 export function useNestLogger(level: LogLevel): NestPinoLogger {
-  const adapter = new NestPinoLogger(processLogger());
+  const logger = processLogger();
+  logger.level = PINO_LEVELS[level];
+  const adapter = new NestPinoLogger(logger);
   NestLogger.overrideLogger(logLevelsFrom(level));
   NestLogger.overrideLogger(adapter);
   return adapter;

@@ -35,7 +35,7 @@ class ThingsModule {}
 describe('bootstrapService', () => {
   const config: ServiceConfig = {
     nodeEnv: 'test',
-    logLevel: 'error',
+    logLevel: 'log',
     httpPort: 39_301,
     host: '127.0.0.1',
     rpcPort: 39_401,
@@ -49,7 +49,8 @@ describe('bootstrapService', () => {
   const lines: Array<Record<string, unknown>> = [];
 
   beforeAll(async () => {
-    useProcessLogger({ service: 'things', level: 'log', destination: { write: (line) => lines.push(JSON.parse(line) as Record<string, unknown>) } });
+    // The lines go to the test, not to its output.
+    useProcessLogger({ service: 'things', destination: { write: (line) => lines.push(JSON.parse(line) as Record<string, unknown>) } });
     app = await bootstrapService(ThingsModule, config);
     client = ClientProxyFactory.create({ transport: Transport.TCP, options: { host: '127.0.0.1', port: config.rpcPort } });
   });
