@@ -75,6 +75,7 @@ export default async function globalSetup(): Promise<void> {
     apiKey: stack.DEV_API_KEY,
     envs: layout.envs,
     urls: layout.urls,
+    metricsUrls: layout.metricsUrls,
     extraEnv,
     pids: Object.fromEntries(Object.entries(running.processes).map(([name, child]) => [name, (child as { pid: number }).pid])),
   };

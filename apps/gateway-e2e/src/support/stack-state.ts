@@ -18,6 +18,8 @@ export interface StackState {
   apiKey: string;
   envs: Record<string, Record<string, string>>;
   urls: Record<string, string>;
+  /** Where each process serves GET /metrics (the gateway on its METRICS_PORT). */
+  metricsUrls: Record<string, string>;
   extraEnv: Record<string, string>;
   pids: Record<string, number>;
 }

@@ -8,14 +8,9 @@ import { STACK_LOG_FILE } from '../support/stack-state';
 const PROCESSES = ['gateway', 'catalog', 'orders', 'inventory'] as const;
 type Process = (typeof PROCESSES)[number];
 
-/** Where each process serves GET /metrics: the services on their HTTP port, the gateway on METRICS_PORT. */
-function metricsUrl(process: Process): string {
-  const state = stackState();
-  return process === 'gateway' ? `http://127.0.0.1:${state.envs['gateway']['METRICS_PORT']}/metrics` : `${state.urls[process]}/metrics`;
-}
-
+/** The services serve GET /metrics on their HTTP port, the gateway on its METRICS_PORT. */
 async function scrape(process: Process): Promise<string> {
-  const response = await fetch(metricsUrl(process));
+  const response = await fetch(`${stackState().metricsUrls[process]}/metrics`);
   expect({ process, status: response.status }).toEqual({ process, status: 200 });
   return response.text();
 }
