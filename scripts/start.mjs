@@ -1,26 +1,12 @@
 // `npm start`: the whole stack on this machine — Kafka, the databases and their
 // migrations, the three services and the gateway. Ctrl-C stops what it started.
-import pinoPretty from 'pino-pretty';
 import stack from './lib/stack.cjs';
+import { terminalOutput } from './lib/terminal-output.mjs';
 
 const { ensurePostgres, ensureKafka, build, stackLayout, runMigrations, startStack, DEV_API_KEY } = stack;
 
 const layout = stackLayout();
 
-/**
- * The processes write JSON lines (their stdout is a pipe); on a terminal they read as text, one
- * coloured line each after the process's label. Redirected, the JSON lines pass unchanged.
- */
-function terminalOutput() {
-  if (!process.stdout.isTTY) return process.stdout;
-  const pretty = pinoPretty.prettyFactory({ colorize: true, singleLine: true, translateTime: 'SYS:HH:MM:ss.l', ignore: 'pid,hostname,service' });
-  return {
-    write(text) {
-      const [, label, line] = /^(\[[^\]]*\]\s*)(.*)\n$/s.exec(text) ?? [undefined, '', text];
-      process.stdout.write(line.startsWith('{') ? `${label}${pretty(line)}` : text);
-    },
-  };
-}
 let running;
 let stopping = false;
 
