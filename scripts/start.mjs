@@ -1,10 +1,12 @@
 // `npm start`: the whole stack on this machine — Kafka, the databases and their
 // migrations, the three services and the gateway. Ctrl-C stops what it started.
 import stack from './lib/stack.cjs';
+import { terminalOutput } from './lib/terminal-output.mjs';
 
 const { ensurePostgres, ensureKafka, build, stackLayout, runMigrations, startStack, DEV_API_KEY } = stack;
 
 const layout = stackLayout();
+
 let running;
 let stopping = false;
 
@@ -25,7 +27,7 @@ try {
   ensureKafka();
   build();
   runMigrations(layout);
-  running = await startStack(layout);
+  running = await startStack(layout, { output: terminalOutput() });
   if (stopping) process.exit(0);
   const gateway = layout.urls.gateway;
   console.log(`

@@ -36,13 +36,17 @@ function stackLayout({ offset = 0, databaseSuffix = '', namespace = '', kafkaBro
   }
   envs.gateway = {
     HTTP_PORT: String(port(http.gateway)),
+    // GET /metrics of the gateway: on its own port, the public one only serves the API.
+    METRICS_PORT: String(port(http.gateway + 100)),
     HOST: process.env.HOST ?? '127.0.0.1',
     CATALOG_RPC: rpcAddress('catalog'),
     ORDERS_RPC: rpcAddress('orders'),
     INVENTORY_RPC: rpcAddress('inventory'),
   };
   const urls = Object.fromEntries(APPS.map((name) => [name, `http://127.0.0.1:${port(http[name])}`]));
-  return { envs, urls };
+  // Where each process serves GET /metrics: the services on their HTTP port, the gateway on METRICS_PORT.
+  const metricsUrls = { ...urls, gateway: `http://127.0.0.1:${envs.gateway.METRICS_PORT}` };
+  return { envs, urls, metricsUrls };
 }
 
 function canConnect(host, port, timeoutMs = 1000) {

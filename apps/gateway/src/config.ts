@@ -41,6 +41,8 @@ export const gatewayConfigShape = {
   nodeEnv,
   host: str('HOST', '0.0.0.0'),
   httpPort: port('HTTP_PORT', 3000),
+  /** `GET /metrics` listens here, never on the public port. */
+  metricsPort: port('METRICS_PORT', 9464),
   catalogRpc: hostPort('CATALOG_RPC', '127.0.0.1:4001'),
   ordersRpc: hostPort('ORDERS_RPC', '127.0.0.1:4002'),
   inventoryRpc: hostPort('INVENTORY_RPC', '127.0.0.1:4003'),

@@ -1,6 +1,6 @@
 import fastifySwagger from '@fastify/swagger';
 import { Logger } from '@nestjs/common';
-import { logLevelsFrom } from '@petstore/config';
+import { observeHttp, processLogger, useNestLogger } from '@petstore/observability';
 import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply, type FastifyRequest, type RouteOptions } from 'fastify';
 import { categoriesOperations } from './categories/categories.routes';
 import { namedSchemas } from './common/schemas';
@@ -54,7 +54,7 @@ function onError(error: FastifyError, request: FastifyRequest, reply: FastifyRep
  */
 export async function createGateway(config: GatewayConfig, limits: Partial<HttpLimits> = {}, onRoute?: (route: RouteOptions) => void): Promise<FastifyInstance> {
   const { requestTimeoutMs, maxConnections } = { ...HTTP_LIMITS, ...limits };
-  Logger.overrideLogger(logLevelsFrom(config.logLevel));
+  useNestLogger(config.logLevel);
   const app = Fastify({
     logger: false,
     bodyLimit: BODY_LIMIT,
@@ -68,6 +68,7 @@ export async function createGateway(config: GatewayConfig, limits: Partial<HttpL
   });
   app.server.maxConnections = maxConnections;
   app.server.on('checkExpectation', expectationFailed);
+  observeHttp(app, { logger: processLogger(), bindRequestId: true });
 
   const upstream = new Upstream(config);
   app.addHook('onClose', () => upstream.close());
@@ -79,11 +80,6 @@ export async function createGateway(config: GatewayConfig, limits: Partial<HttpL
   app.addHook('onRequest', requestGate(config));
   app.setErrorHandler(onError);
   app.setNotFoundHandler((request, reply) => sendError(reply, new ApiError('NOT_FOUND', `There is nothing at ${pathOf(request.url)}`)));
-  if (config.logLevel === 'debug' || config.logLevel === 'verbose') {
-    app.addHook('onResponse', async (request, reply) => {
-      logger.debug(`${request.method} ${pathOf(request.url)} ${reply.statusCode} ${reply.elapsedTime.toFixed(1)} ms [${request.id}]`);
-    });
-  }
 
   await app.register(fastifySwagger, swaggerOptions);
   if (onRoute) app.addHook('onRoute', onRoute);

@@ -1,12 +1,14 @@
-import { plainOutputUnlessTerminal, readConfigOrExit } from '@petstore/config';
+import { readConfigOrExit } from '@petstore/config';
+import { serveMetrics, useProcessLogger } from '@petstore/observability';
 import { gatewayConfigShape } from './config';
 import { createGateway } from './gateway';
 
 async function main(): Promise<void> {
-  plainOutputUnlessTerminal();
   const config = readConfigOrExit(gatewayConfigShape);
+  useProcessLogger({ service: 'gateway', level: config.logLevel });
   const app = await createGateway(config);
-  for (const signal of ['SIGTERM', 'SIGINT'] as const) process.once(signal, () => void app.close());
+  const metrics = await serveMetrics(config.metricsPort, config.host);
+  for (const signal of ['SIGTERM', 'SIGINT'] as const) process.once(signal, () => void Promise.all([app.close(), metrics.close()]));
   await app.listen({ port: config.httpPort, host: config.host });
 }
 

@@ -1,5 +1,4 @@
 import { ConfigError, hostPort, int, instant, oneOf, port, postgresUrl, readConfig, str } from './config';
-import { plainOutputUnlessTerminal } from './process-settings';
 
 describe('readConfig', () => {
   const shape = {
@@ -39,22 +38,5 @@ describe('readConfig', () => {
     expect(parsed).toEqual({ rpc: { host: 'catalog', port: 4101 }, limit: 0, at: new Date('2027-06-30T23:59:59Z') });
     expect(() => readConfig({ rpc: hostPort('CATALOG_RPC', '') }, { CATALOG_RPC: 'catalog' })).toThrow('CATALOG_RPC');
     expect(() => readConfig({ at: instant('AT', '') }, { AT: 'tomorrow' })).toThrow('AT must be an ISO 8601');
-  });
-});
-
-describe('plainOutputUnlessTerminal', () => {
-  it('turns colours off when stdout is not a terminal', () => {
-    const env: NodeJS.ProcessEnv = {};
-    plainOutputUnlessTerminal(env, { isTTY: undefined });
-    expect(env['NO_COLOR']).toBe('1');
-  });
-
-  it('leaves a terminal, and an explicit choice, alone', () => {
-    const terminal: NodeJS.ProcessEnv = {};
-    plainOutputUnlessTerminal(terminal, { isTTY: true });
-    expect(terminal['NO_COLOR']).toBeUndefined();
-    const forced: NodeJS.ProcessEnv = { FORCE_COLOR: '1' };
-    plainOutputUnlessTerminal(forced, { isTTY: false });
-    expect(forced['NO_COLOR']).toBeUndefined();
   });
 });

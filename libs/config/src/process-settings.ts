@@ -16,14 +16,3 @@ export const logLevel: Reader<LogLevel> = oneOf('LOG_LEVEL', LOG_LEVELS, 'log');
 export function logLevelsFrom(level: LogLevel): LogLevel[] {
   return LOG_LEVELS.slice(0, LOG_LEVELS.indexOf(level) + 1);
 }
-
-/**
- * Colour codes only on a terminal. Nest's logger and MikroORM colour their output unless
- * NO_COLOR is set, whatever stdout is; in a container or a log file the codes are noise.
- * Call first thing in a main: it sets NO_COLOR for the whole process when stdout is not a
- * terminal, unless the operator chose (NO_COLOR or FORCE_COLOR set).
- */
-export function plainOutputUnlessTerminal(env: NodeJS.ProcessEnv = process.env, stdout: { isTTY?: boolean } = process.stdout): void {
-  if (env['NO_COLOR'] !== undefined || env['FORCE_COLOR'] !== undefined) return;
-  if (!stdout.isTTY) env['NO_COLOR'] = '1';
-}

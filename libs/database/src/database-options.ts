@@ -2,6 +2,7 @@ import { Migrator } from '@mikro-orm/migrations';
 import { defineConfig, type Options } from '@mikro-orm/postgresql';
 import type { Constructor, EntityClass, EntitySchema } from '@mikro-orm/core';
 import type { Migration } from '@mikro-orm/migrations';
+import { processLogger } from '@petstore/observability';
 
 export interface NamedMigration {
   name: string;
@@ -28,8 +29,9 @@ export function databaseOptions({ url, entities, migrations, poolMax = 10 }: Dat
     pool: { min: 1, max: poolMax },
     // Creating the database is the job of the explicit `migrate` step, not of every boot.
     ensureDatabase: false,
-    // Migration progress goes to the console through the migrate step's own output.
-    logger: (message) => process.stdout.write(`${message}\n`),
+    // Migration progress and MikroORM's warnings are lines of the process's logger: JSON, no colour codes.
+    logger: (message) => processLogger().info({ context: 'mikro-orm' }, message),
+    colors: false,
     migrations: {
       migrationsList: migrations,
       tableName: 'mikro_orm_migrations',

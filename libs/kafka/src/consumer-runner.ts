@@ -1,4 +1,5 @@
 import { crashPoint } from '@petstore/config';
+import { processLogger } from '@petstore/observability';
 import type { EachBatchPayload, IHeaders, Kafka, KafkaMessage } from 'kafkajs';
 import { backoffDelay, sleep, type Backoff } from './backoff';
 import { createIdempotentProducer } from './producer';
@@ -99,9 +100,9 @@ export interface RunningConsumer {
   stop(): Promise<void>;
 }
 
-const stderrLogger: RunnerLogger = {
-  warn: (message) => process.stderr.write(`[consumer] WARN ${message}\n`),
-  error: (message) => process.stderr.write(`[consumer] ERROR ${message}\n`),
+const processRunnerLogger: RunnerLogger = {
+  warn: (message) => processLogger().warn({ context: 'consumer' }, message),
+  error: (message) => processLogger().error({ context: 'consumer' }, message),
 };
 
 /**
@@ -125,7 +126,7 @@ export async function runConsumer(kafka: Kafka, options: ConsumerRunnerOptions):
     partitionsConsumedConcurrently = 3,
     maxWaitTimeInMs = 500,
     commitIntervalMs,
-    logger = stderrLogger,
+    logger = processRunnerLogger,
     observer = {},
   } = options;
   if (topics.length === 0) throw new Error(`Consumer group ${groupId} has no topics`);

@@ -1,5 +1,7 @@
 import './request-queue-fix';
+import { processLogger } from '@petstore/observability';
 import { Kafka, logLevel as LogLevel, type logCreator, type RetryOptions } from 'kafkajs';
+import type { Level } from 'pino';
 
 export { LogLevel };
 
@@ -21,7 +23,7 @@ export function createKafkaClient({ clientId, brokers, logLevel = LogLevel.WARN 
     clientId,
     brokers: parseBrokers(brokers),
     logLevel,
-    logCreator: lineLogCreator,
+    logCreator: processLogCreator,
     connectionTimeout: 1000,
     requestTimeout: 10_000,
     retry: CLIENT_RETRY,
@@ -44,15 +46,24 @@ const EXPECTED = [
   'Limiting retries for the idempotent producer may invalidate EoS guarantees',
 ];
 
-const LEVEL_NAMES: Record<number, string> = {
-  [LogLevel.ERROR]: 'ERROR',
-  [LogLevel.WARN]: 'WARN',
-  [LogLevel.INFO]: 'INFO',
-  [LogLevel.DEBUG]: 'DEBUG',
-};
+/** kafkajs's levels as the process logger's. */
+export function pinoLevelOf(level: LogLevel): Level | undefined {
+  switch (level) {
+    case LogLevel.ERROR:
+      return 'error';
+    case LogLevel.WARN:
+      return 'warn';
+    case LogLevel.INFO:
+      return 'info';
+    case LogLevel.DEBUG:
+      return 'debug';
+    default:
+      return undefined;
+  }
+}
 
-/** One line per entry on stderr, in the same spirit as the services' own logs. */
-const lineLogCreator: logCreator =
+/** kafkajs's entries as lines of the process's logger, with their namespace as the context. */
+const processLogCreator: logCreator =
   (configured) =>
   ({ level: reported, namespace, log }) => {
     const { message, timestamp: _timestamp, logger: _logger, ...extra } = log;
@@ -61,15 +72,8 @@ const lineLogCreator: logCreator =
     // caller expects and retries (a coordinator still loading, a topic created concurrently);
     // real failures reach the caller, which reports them.
     const level = namespace === 'Connection' && message.startsWith('Response ') ? LogLevel.WARN : reported;
-    if (level > configured) return;
-    const details = Object.keys(extra).length > 0 ? ` ${safeJson(extra)}` : '';
-    process.stderr.write(`[kafkajs] ${LEVEL_NAMES[level] ?? level} ${namespace}: ${message}${details}\n`);
+    const pinoLevel = pinoLevelOf(level);
+    if (level > configured || !pinoLevel) return;
+    // Under their own key: kafkajs's fields (its protocol `correlationId`, …) are not the stack's.
+    processLogger()[pinoLevel]({ context: `kafkajs.${namespace}`, kafkajs: extra }, message);
   };
-
-function safeJson(value: unknown): string {
-  try {
-    return JSON.stringify(value);
-  } catch {
-    return String(value);
-  }
-}

@@ -196,9 +196,9 @@ export class EventDispatcher {
     return { ...one, span, context: trace.setSpan(parent, span) };
   }
 
-  /** One line per handled event, at debug level, in the event's trace and log context. */
+  /** One line per handled event (info, like one per answered request), in the event's trace and log context. */
   private logHandled({ envelope, context: eventContext }: Accepted): void {
-    if (!Logger.isLevelEnabled('debug')) return;
+    if (!Logger.isLevelEnabled('log')) return;
     const fields = {
       requestId: envelope.correlationId,
       correlationId: envelope.correlationId,
@@ -207,7 +207,7 @@ export class EventDispatcher {
     };
     context.with(eventContext, () =>
       withLogContext(fields, () =>
-        this.logger.debug(`${envelope.type} ${envelope.eventId} handled (key ${envelope.key})`),
+        this.logger.log(`${envelope.type} ${envelope.eventId} handled (key ${envelope.key})`),
       ),
     );
   }

@@ -1,6 +1,8 @@
 import { Controller, Injectable, Module, type INestApplication } from '@nestjs/common';
 import { ClientProxyFactory, MessagePattern, Transport, type ClientProxy } from '@nestjs/microservices';
 import { HealthPatterns } from '@petstore/contracts';
+import { useProcessLogger } from '@petstore/observability';
+import { execFileSync } from 'node:child_process';
 import { firstValueFrom } from 'rxjs';
 import { bootstrapService } from './bootstrap';
 import { DomainError } from './domain-error';
@@ -33,7 +35,7 @@ class ThingsModule {}
 describe('bootstrapService', () => {
   const config: ServiceConfig = {
     nodeEnv: 'test',
-    logLevel: 'error',
+    logLevel: 'log',
     httpPort: 39_301,
     host: '127.0.0.1',
     rpcPort: 39_401,
@@ -44,7 +46,11 @@ describe('bootstrapService', () => {
   let app: INestApplication;
   let client: ClientProxy;
 
+  const lines: Array<Record<string, unknown>> = [];
+
   beforeAll(async () => {
+    // The lines go to the test, not to its output.
+    useProcessLogger({ service: 'things', destination: { write: (line) => lines.push(JSON.parse(line) as Record<string, unknown>) } });
     app = await bootstrapService(ThingsModule, config);
     client = ClientProxyFactory.create({ transport: Transport.TCP, options: { host: '127.0.0.1', port: config.rpcPort } });
   });
@@ -87,5 +93,30 @@ describe('bootstrapService', () => {
     expect(await notReady.json()).toEqual({ service: 'things', ready: false, checks: { broker: 'down' } });
     await expect(send(HealthPatterns.check, {})).resolves.toEqual({ service: 'things', ready: false });
     brokerUp = true;
+  });
+
+  it('writes a JSON line per answered RPC with the payload\'s request id, pattern and status', async () => {
+    await send({ cmd: 'things.get' }, { id: '8', requestId: 'req-things-8' });
+    await expect(send({ cmd: 'things.get' }, { id: 'missing', requestId: 'req-things-missing' })).rejects.toBeDefined();
+    expect(lines.filter((line) => String(line['requestId']).startsWith('req-things-'))).toEqual([
+      expect.objectContaining({ level: 'info', service: 'things', requestId: 'req-things-8', pattern: 'things.get', status: 'ok', durationMs: expect.any(Number) }),
+      expect.objectContaining({ level: 'info', service: 'things', requestId: 'req-things-missing', pattern: 'things.get', status: 'PET_NOT_FOUND' }),
+    ]);
+  });
+
+  it('serves its metrics on GET /metrics of its HTTP port, in a form promtool accepts', async () => {
+    await send({ cmd: 'things.get' }, { id: '9' });
+    await expect(send({ cmd: 'things.get' }, { id: 'bug' })).rejects.toBeDefined();
+    await fetch(`http://127.0.0.1:${config.httpPort}/health/live`);
+    const response = await fetch(`http://127.0.0.1:${config.httpPort}/metrics`);
+    expect(response.status).toBe(200);
+    expect(response.headers.get('content-type')).toMatch(/^text\/plain; version=0\.0\.4/);
+    const text = await response.text();
+    expect(text).toMatch(/^petstore_rpc_server_duration_seconds_count\{pattern="things.get",status="ok"\} [1-9]/m);
+    expect(text).toMatch(/^petstore_rpc_server_duration_seconds_count\{pattern="things.get",status="INTERNAL_ERROR"\} [1-9]/m);
+    expect(text).toMatch(/^petstore_http_requests_total\{method="GET",route="\/health\/live",status="200"\} [1-9]/m);
+    expect(text).toMatch(/^process_cpu_seconds_total /m);
+    // Exits non-zero (and the call throws with its findings) when the exposition breaks a rule.
+    execFileSync('promtool', ['check', 'metrics'], { input: text, stdio: ['pipe', 'pipe', 'pipe'] });
   });
 });

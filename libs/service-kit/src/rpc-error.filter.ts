@@ -23,12 +23,16 @@ export class RpcErrorFilter extends BaseExceptionFilter {
 
   override catch(error: unknown, host: ArgumentsHost): Observable<never> | void {
     if (host.getType() !== 'rpc') return super.catch(error, host);
-    if (error instanceof DomainError) return throwError(() => error.toRpcError());
-    if (isDatabaseUnavailable(error)) {
-      this.logger.warn(`Database unavailable: ${error instanceof Error ? error.message : String(error)}`);
-      return throwError(() => databaseUnavailable);
-    }
-    this.logger.error(error instanceof Error ? (error.stack ?? error.message) : String(error));
-    return throwError(() => internalError);
+    const body = rpcErrorBodyOf(error);
+    if (body === databaseUnavailable) this.logger.warn(`Database unavailable: ${error instanceof Error ? error.message : String(error)}`);
+    if (body === internalError) this.logger.error(error instanceof Error ? (error.stack ?? error.message) : String(error));
+    return throwError(() => body);
   }
+}
+
+/** What the gateway receives for an error a message handler threw. */
+export function rpcErrorBodyOf(error: unknown): RpcErrorBody {
+  if (error instanceof DomainError) return error.toRpcError();
+  if (isDatabaseUnavailable(error)) return databaseUnavailable;
+  return internalError;
 }

@@ -2,10 +2,11 @@ import type { Options } from '@mikro-orm/postgresql';
 import type { DynamicModule } from '@nestjs/common';
 import { randomBytes } from 'node:crypto';
 import { existsSync, writeFileSync } from 'node:fs';
-import { plainOutputUnlessTerminal, readConfigOrExit, type ConfigShape } from '@petstore/config';
+import { readConfigOrExit, type ConfigShape } from '@petstore/config';
 import { deadLetterTopic } from '@petstore/contracts';
 import { migrate, roleOf } from '@petstore/database';
 import { LogLevel, createKafkaClient, namespaced, runDeadLetterCommand } from '@petstore/kafka';
+import { processLogger, useProcessLogger } from '@petstore/observability';
 import { bootstrapService } from './bootstrap';
 import { DATABASE_PASSWORD_FILE, type ServiceConfig } from './service-config';
 
@@ -22,9 +23,9 @@ export interface ServiceDefinition<C extends ServiceConfig> {
  * are the operator's dead-letter tools (docs/OPERATIONS.md); `node main.js` serves.
  */
 export function runService<C extends ServiceConfig>(service: ServiceDefinition<C>): void {
-  plainOutputUnlessTerminal();
   if (process.argv[2] === 'migrate') ensurePasswordFile();
   const config = readConfigOrExit(service.configShape);
+  useProcessLogger({ service: service.name, level: config.logLevel });
   const run = async (): Promise<void> => {
     if (process.argv[2] === 'dlt') process.exit(await deadLetterCommand(service.name, config, process.argv.slice(3)));
     if (process.argv[2] !== 'migrate') {
@@ -38,7 +39,7 @@ export function runService<C extends ServiceConfig>(service: ServiceDefinition<C
     process.exit(0);
   };
   run().catch((error: unknown) => {
-    process.stderr.write(`${service.name} failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+    processLogger().fatal({ err: error }, `${service.name} failed: ${error instanceof Error ? error.message : String(error)}`);
     process.exit(1);
   });
 }

@@ -1,9 +1,9 @@
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdirSync, openSync, writeFileSync } from 'node:fs';
+import { createWriteStream, mkdirSync, openSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { apiKeysEnv } from './fixtures';
-import { STACK_STATE_FILE, type StackState } from './stack-state';
+import { STACK_LOG_FILE, STACK_STATE_FILE, type StackState } from './stack-state';
 
 // The launcher is shared with `npm start` and the benchmarks, which run before anything is built,
 // so it stays plain CommonJS under scripts/ rather than a library.
@@ -53,12 +53,14 @@ export default async function globalSetup(): Promise<void> {
     namespace,
     kafkaBrokers: `127.0.0.1:${broker.port}`,
   });
-  const extraEnv = { NODE_ENV: 'test', LOG_LEVEL: 'warn', RATE_LIMIT_PER_SECOND: '0', API_KEYS: apiKeysEnv(stack.DEV_API_KEY) };
+  // The stack's output goes to a file, so it can say more than warnings: a line per request and event (the logs test reads them).
+  const extraEnv = { NODE_ENV: 'test', LOG_LEVEL: 'log', RATE_LIMIT_PER_SECOND: '0', API_KEYS: apiKeysEnv(stack.DEV_API_KEY) };
   await stack.ensurePostgres();
   stack.ensureKafka(broker);
   await stack.dropDatabases(layout);
   stack.runMigrations(layout, extraEnv);
-  const running = await stack.startStack(layout, { extraEnv });
+  mkdirSync(dirname(STACK_LOG_FILE), { recursive: true });
+  const running = await stack.startStack(layout, { extraEnv, output: createWriteStream(STACK_LOG_FILE) });
   (globalThis as Record<string, unknown>).__petstoreStack = running;
   mkdirSync(dirname(STACK_STATE_FILE), { recursive: true });
   const prism = await startPrism(layout.urls.gateway);
@@ -73,6 +75,7 @@ export default async function globalSetup(): Promise<void> {
     apiKey: stack.DEV_API_KEY,
     envs: layout.envs,
     urls: layout.urls,
+    metricsUrls: layout.metricsUrls,
     extraEnv,
     pids: Object.fromEntries(Object.entries(running.processes).map(([name, child]) => [name, (child as { pid: number }).pid])),
   };

@@ -1,5 +1,5 @@
-import { readFileSync, writeFileSync } from 'node:fs';
-import { STACK_STATE_FILE, type StackState } from './stack-state';
+import { createWriteStream, readFileSync, writeFileSync } from 'node:fs';
+import { STACK_LOG_FILE, STACK_STATE_FILE, type StackState } from './stack-state';
 
 // eslint-disable-next-line @nx/enforce-module-boundaries
 const launcher = require('../../../../scripts/lib/stack.cjs');
@@ -108,7 +108,7 @@ export async function stopService(name: string): Promise<void> {
 /** Starts a stopped service again with the same environment and waits until it is ready. */
 export async function startService(name: string): Promise<void> {
   const state = stackState();
-  const child = launcher.startProcess(name, state.envs[name], { extraEnv: state.extraEnv });
+  const child = launcher.startProcess(name, state.envs[name], { extraEnv: state.extraEnv, output: createWriteStream(STACK_LOG_FILE, { flags: 'a' }) });
   child.unref();
   await launcher.waitUntilReady(state.urls[name], child);
   state.pids[name] = child.pid;

@@ -15,6 +15,7 @@ beforeAll(async () => {
     nodeEnv: 'test',
     host: '127.0.0.1',
     httpPort: 0,
+    metricsPort: 0,
     catalogRpc: unreachable,
     ordersRpc: unreachable,
     inventoryRpc: unreachable,

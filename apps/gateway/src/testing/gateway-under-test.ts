@@ -22,6 +22,7 @@ export async function startGateway(
     nodeEnv: 'test',
     host: '127.0.0.1',
     httpPort: 0,
+    metricsPort: 0,
     catalogRpc: { host: '127.0.0.1', port: services.catalog.port },
     ordersRpc: { host: '127.0.0.1', port: services.orders.port },
     inventoryRpc: { host: '127.0.0.1', port: services.inventory.port },

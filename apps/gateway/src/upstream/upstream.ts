@@ -3,6 +3,7 @@ import { ClientProxyFactory, Transport, type ClientProxy } from '@nestjs/microse
 import { isRpcErrorBody, type AnyRpcDefinition, type ReplyOf, type RequestOf, type RpcService } from '@petstore/contracts';
 import type { GatewayConfig, RpcAddress } from '../config';
 import { ApiError, internalError } from '../http/api-error';
+import { timeRpcCall } from '@petstore/observability';
 
 export const SERVICES: readonly RpcService[] = ['catalog', 'orders', 'inventory'];
 
@@ -35,6 +36,10 @@ export class Upstream {
   }
 
   call<D extends AnyRpcDefinition>(rpc: D, request: RequestOf<D>, options: CallOptions = {}): Promise<ReplyOf<D>> {
+    return timeRpcCall(rpc.pattern.cmd, this.send(rpc, request, options));
+  }
+
+  private send<D extends AnyRpcDefinition>(rpc: D, request: RequestOf<D>, options: CallOptions): Promise<ReplyOf<D>> {
     const service = (options.service ?? rpc.service) as RpcService;
     const client = this.clients[service];
     return new Promise<ReplyOf<D>>((resolve, reject) => {
