@@ -1,3 +1,4 @@
+import './tracing';
 import { plainOutputUnlessTerminal, readConfigOrExit } from '@petstore/config';
 import { gatewayConfigShape } from './config';
 import { createGateway } from './gateway';

@@ -1,2 +1,4 @@
 export * from './log-context';
 export * from './metrics';
+export * from './rpc-trace';
+export * from './tracing';
