@@ -61,10 +61,12 @@ function readBody(request) {
 /**
  * Listens on `port` (0: any). POST /v1/traces takes OTLP JSON; GET /spans?traceId=… answers
  * the spans received (of one trace, or all), GET /spans/count how many; DELETE /spans forgets them.
+ * `keepSpans: false` only counts them (a benchmark's hundreds of thousands need no keeping).
  * Resolves to { url, spans(traceId?), count(), clear(), close() }.
  */
-function startOtlpReceiver({ port = 0, host = '127.0.0.1' } = {}) {
+function startOtlpReceiver({ port = 0, host = '127.0.0.1', keepSpans = true } = {}) {
   let spans = [];
+  let received = 0;
   const server = http.createServer(async (request, response) => {
     const url = new URL(request.url, 'http://receiver');
     const answer = (status, body) => {
@@ -76,16 +78,19 @@ function startOtlpReceiver({ port = 0, host = '127.0.0.1' } = {}) {
         if (!String(request.headers['content-type']).startsWith('application/json')) {
           return answer(415, { message: 'This receiver takes OTLP JSON only' });
         }
-        spans.push(...spansOf(JSON.parse(await readBody(request))));
+        const batch = spansOf(JSON.parse(await readBody(request)));
+        received += batch.length;
+        if (keepSpans) spans.push(...batch);
         return answer(200, {});
       }
       if (request.method === 'GET' && url.pathname === '/spans') {
         const traceId = url.searchParams.get('traceId');
         return answer(200, traceId ? spans.filter((span) => span.traceId === traceId) : spans);
       }
-      if (request.method === 'GET' && url.pathname === '/spans/count') return answer(200, { count: spans.length });
+      if (request.method === 'GET' && url.pathname === '/spans/count') return answer(200, { count: received });
       if (request.method === 'DELETE' && url.pathname === '/spans') {
         spans = [];
+        received = 0;
         return answer(200, {});
       }
       answer(404, { message: `No ${request.method} ${url.pathname}` });
@@ -100,8 +105,11 @@ function startOtlpReceiver({ port = 0, host = '127.0.0.1' } = {}) {
       resolve({
         url: `http://${host}:${address.port}`,
         spans: (traceId) => (traceId ? spans.filter((span) => span.traceId === traceId) : spans),
-        count: () => spans.length,
-        clear: () => (spans = []),
+        count: () => received,
+        clear: () => {
+          spans = [];
+          received = 0;
+        },
         close: () => new Promise((done) => server.close(() => done())),
       });
     });

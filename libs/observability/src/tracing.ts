@@ -16,7 +16,6 @@ export function tracingEnabled(env: NodeJS.ProcessEnv = process.env): boolean {
 export function startTracing(serviceName: string): void {
   if (!tracingEnabled()) return;
   // Loaded only here, so a process that does not trace never loads the SDK or the instrumentations.
-  // eslint-disable-next-line @typescript-eslint/no-require-imports
   const { registerTracingSdk } = require('./tracing-sdk') as typeof import('./tracing-sdk');
   registerTracingSdk(process.env['OTEL_SERVICE_NAME']?.trim() || serviceName);
 }
