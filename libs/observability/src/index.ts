@@ -1,3 +1,4 @@
+export * from './http-trace';
 export * from './log-context';
 export * from './metrics';
 export * from './rpc-trace';

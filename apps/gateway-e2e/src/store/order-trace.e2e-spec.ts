@@ -29,6 +29,7 @@ describe('the trace of an order', () => {
     // The gateway: the HTTP request, child of the client's span, and its RPC call to orders.
     const request = theSpan(spans, 'gateway HTTP server span', (span) => span.service === 'gateway' && span.kind === 'server');
     expect(request.parentSpanId).toBe(parentSpanId);
+    expect(request).toMatchObject({ name: 'POST /v1/store/orders', attributes: { 'http.route': '/v1/store/orders' } });
     const call = theSpan(spans, 'gateway RPC client span', (span) => span.service === 'gateway' && span.kind === 'client' && span.name === 'orders/orders.place');
     expect(call.parentSpanId).toBe(request.spanId);
     expect(call.attributes).toMatchObject({ 'rpc.system': 'nestjs_tcp', 'rpc.method': 'orders.place' });
