@@ -169,7 +169,7 @@ async function main() {
     }
     if (SECTIONS.has('tracing')) {
       log('saga capacity with tracing off, then on');
-      results.tracing = await tracingCost();
+      results.tracing = await tracingCost(ours);
     }
   } finally {
     for (const helper of helpers) await helper.stop().catch(() => undefined);
@@ -205,13 +205,13 @@ async function main() {
    * OTLP/HTTP (SDK defaults: batches of 512, 5 s delay, queue 2048) to a receiver in this
    * process that parses and counts them, as a local collector would: the ratio is what tracing costs.
    */
-  async function tracingCost() {
-    const off = await capacity(ours);
+  async function tracingCost(target) {
+    const off = await capacity(target);
     await running.stop();
     const receiver = await otlp.startOtlpReceiver({ keepSpans: false });
     try {
       running = await startStack(layout, { extraEnv: { ...extraEnv, OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url }, nodeArgs, output: stackOutput });
-      const on = await capacity({ ...ours, processes: running.processes });
+      const on = await capacity({ ...target, processes: running.processes });
       await sleep(6_000); // the last batches leave on the exporters' schedule
       return { off, on, spansReceived: receiver.count(), spansPerOrder: round(receiver.count() / Math.max(1, on.placed), 1), onToOff: round(on.decidedPerSecond / off.decidedPerSecond, 2) };
     } finally {
