@@ -17,6 +17,7 @@ export function RpcHandler<D extends AnyRpcDefinition>(rpc: D) {
   return <T extends RpcHandlerOf<D>>(target: object, key: string | symbol, descriptor: TypedPropertyDescriptor<T>): void => {
     const handler = descriptor.value;
     if (handler) {
+      // A pattern every service answers (the health check) has no service of its own.
       const callee = { service: rpc.service ?? 'any', method: rpc.pattern.cmd };
       descriptor.value = function (this: unknown, request: RequestOf<D>) {
         return traceRpcHandling(callee, request, () => {

@@ -38,6 +38,7 @@ export class Upstream {
   call<D extends AnyRpcDefinition>(rpc: D, request: RequestOf<D>, options: CallOptions = {}): Promise<ReplyOf<D>> {
     const service = (options.service ?? rpc.service) as RpcService;
     const client = this.clients[service];
+    // In an RPC client span whose traceparent travels in the payload (RpcRequest), so the service's work joins the request's trace.
     return traceRpcCall({ service, method: rpc.pattern.cmd }, request, (payload) => new Promise<ReplyOf<D>>((resolve, reject) => {
       let sent = false;
       let settled = false;
