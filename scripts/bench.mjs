@@ -1,6 +1,6 @@
 // `npm run bench`: what the gateway costs on the read path, how many orders the saga decides
 // and how fast, beside floors that do the same jobs with nothing but node:http, pg and
-// kafkajs, plus `Prefer: wait`, memory and idle CPU — measured in one run on one machine and
+// kafkajs, plus `Prefer: wait`, memory, idle CPU and what tracing costs — measured in one run on one machine and
 // written to docs/BENCHMARKS.md (raw figures in docs/bench/).
 import { fork } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
@@ -12,6 +12,7 @@ import { Kafka, logLevel } from 'kafkajs';
 import pg from 'pg';
 import stack from './lib/stack.cjs';
 import rpc from './bench/rpc-load.cjs';
+import otlp from './lib/otlp-receiver.cjs';
 
 const { ROOT, SERVICES, ensurePostgres, ensureKafka, build, stackLayout, dropDatabases, runMigrations, startStack } = stack;
 
@@ -26,7 +27,7 @@ const CAPACITY_CONNECTIONS = Number(env('BENCH_CAPACITY_CONNECTIONS', 64));
 const SOAK_MINUTES = Number(env('BENCH_SOAK_MINUTES', 0));
 const SOAK_RATE = Number(env('BENCH_SOAK_RATE', 200));
 const IDLE_SECONDS = Number(env('BENCH_IDLE_SECONDS', 60));
-const SECTIONS = new Set(env('BENCH_ONLY', 'reads,floor,capacity,rates,wait,idle').split(','));
+const SECTIONS = new Set(env('BENCH_ONLY', 'reads,floor,capacity,rates,wait,idle,tracing').split(','));
 if (SOAK_MINUTES > 0) SECTIONS.add('soak');
 const ORDER_PETS = 30;
 const STOCK_PER_PET = 1_000_000;
@@ -68,11 +69,9 @@ async function main() {
   // (summarise with `node scripts/bench/cpu-profile-summary.mjs <dir>`).
   const cpuProfiles = process.env.BENCH_CPU_PROF;
   const nodeArgs = cpuProfiles ? ['--cpu-prof', `--cpu-prof-dir=${path.resolve(cpuProfiles)}`] : [];
-  const running = await startStack(layout, {
-    extraEnv,
-    nodeArgs,
-    output: fs.createWriteStream(path.join(ROOT, 'tmp/bench-stack.log')),
-  });
+  const stackOutput = fs.createWriteStream(path.join(ROOT, 'tmp/bench-stack.log'));
+  // Replaced by a stack that exports traces for the `tracing` section.
+  let running = await startStack(layout, { extraEnv, nodeArgs, output: stackOutput });
   const gateway = layout.urls.gateway;
   const headers = { authorization: `Bearer ${API_KEY}`, 'content-type': 'application/json' };
   const call = async (method, url, body) => {
@@ -168,6 +167,10 @@ async function main() {
       await sleep(10_000);
       results.idleCpu = await idleCpu(running.processes, IDLE_SECONDS);
     }
+    if (SECTIONS.has('tracing')) {
+      log('saga capacity with tracing off, then on');
+      results.tracing = await tracingCost(ours);
+    }
   } finally {
     for (const helper of helpers) await helper.stop().catch(() => undefined);
     await ordersDb.end();
@@ -195,6 +198,25 @@ async function main() {
       Object.entries(spent).map(([part, seconds]) => [part, round((seconds * 1000) / Math.max(1, decided.decided), 2)]),
     );
     return { ...decided, placedPerSecond: placement.requestsPerSecond, placementP99: placement.p99, failed: placement.failed, cpuMsPerOrder };
+  }
+
+  /**
+   * Capacity without tracing, then the same on a stack restarted to export every span over
+   * OTLP/HTTP (SDK defaults: batches of 512, 5 s delay, queue 2048) to a receiver in this
+   * process that parses and counts them, as a local collector would: the ratio is what tracing costs.
+   */
+  async function tracingCost(target) {
+    const off = await capacity(target);
+    await running.stop();
+    const receiver = await otlp.startOtlpReceiver({ keepSpans: false });
+    try {
+      running = await startStack(layout, { extraEnv: { ...extraEnv, OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url }, nodeArgs, output: stackOutput });
+      const on = await capacity({ ...target, processes: running.processes });
+      await sleep(6_000); // the last batches leave on the exporters' schedule
+      return { off, on, spansReceived: receiver.count(), spansPerOrder: round(receiver.count() / Math.max(1, on.placed), 1), onToOff: round(on.decidedPerSecond / off.decidedPerSecond, 2) };
+    } finally {
+      await receiver.close();
+    }
   }
 
   /** Open loop at `rate` orders/s; placed → decided as recorded by the database (no polling load). */
@@ -572,6 +594,13 @@ function writeReport(results) {
       const total = round(parts.reduce((sum, [, ms]) => sum + ms, 0), 2);
       out.push(`- ${name}: ${parts.map(([part, ms]) => `${part} ${ms}`).join(', ')}; **${total} ms** in all.`);
     }
+  }
+  if (results.tracing) {
+    const t = results.tracing;
+    out.push('', `### Tracing on vs off (saga capacity as above, run one after the other; on = every process exporting OTLP/HTTP JSON to a receiver in the benchmark process)`, '');
+    const row = (name, c) => [name, c.placedPerSecond, `**${c.decidedPerSecond}**`, c.decisionP50, c.decisionP99, c.failed, round(Object.values(c.cpuMsPerOrder).reduce((sum, ms) => sum + ms, 0), 2)];
+    out.push(...table(['tracing', 'placed/s', 'decided/s', 'placed→decided p50 ms', 'p99 ms', 'failed', 'CPU ms per order'], [row('off', t.off), row('on', t.on)]));
+    out.push('', `On / off: **${t.onToOff}**; ${t.spansReceived} spans received (${t.spansPerOrder} per order).`);
   }
   const rateRows = (name, list) => list.map((r) => [name, r.offeredRate, r.achievedRate, r.created, r.failed, r.placementP50, r.placementP99, r.decidedPerSecond, `**${r.decisionP50}**`, `**${r.decisionP99}**`]);
   if (results.rates || results.floorRates) {

@@ -1,3 +1,4 @@
+import './tracing';
 import 'reflect-metadata';
 import { runService } from '@petstore/service-kit';
 import { AppModule } from './app.module';

@@ -1,6 +1,6 @@
 import fastifySwagger from '@fastify/swagger';
 import { Logger } from '@nestjs/common';
-import { observeHttp, processLogger, useNestLogger } from '@petstore/observability';
+import { nameHttpServerSpan, observeHttp, processLogger, useNestLogger } from '@petstore/observability';
 import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply, type FastifyRequest, type RouteOptions } from 'fastify';
 import { categoriesOperations } from './categories/categories.routes';
 import { namedSchemas } from './common/schemas';
@@ -77,6 +77,10 @@ export async function createGateway(config: GatewayConfig, limits: Partial<HttpL
   app.setValidatorCompiler(validatorCompiler(namedSchemas));
   app.setSerializerCompiler(() => (data) => JSON.stringify(data));
   registerBodyParsers(app);
+  app.addHook('onRequest', (request, _reply, done) => {
+    nameHttpServerSpan(request.method, request.routeOptions.url);
+    done();
+  });
   app.addHook('onRequest', requestGate(config));
   app.setErrorHandler(onError);
   app.setNotFoundHandler((request, reply) => sendError(reply, new ApiError('NOT_FOUND', `There is nothing at ${pathOf(request.url)}`)));

@@ -1,3 +1,4 @@
+import './tracing';
 import { readConfigOrExit } from '@petstore/config';
 import { serveMetrics, useProcessLogger } from '@petstore/observability';
 import { gatewayConfigShape } from './config';

@@ -7,6 +7,7 @@ import { NonRetriableError, type ConsumedMessage } from '@petstore/kafka';
 import { withLogContext } from '@petstore/observability';
 import { admit } from './consumer-positions';
 import { handledEvents, type EventHandlerOf } from './event-handler.decorator';
+import { MessagingKafka } from './messaging-kafka';
 import { consumerBatchSeconds, consumerEvents } from './messaging.metrics';
 import { MESSAGING_OPTIONS, type MessagingOptions } from './messaging.options';
 import { OUTBOX_HEADERS } from './outbox.relay';
@@ -49,6 +50,7 @@ export class EventDispatcher {
   constructor(
     private readonly orm: MikroORM,
     private readonly moduleRef: ModuleRef,
+    private readonly kafka: MessagingKafka,
     @Inject(MESSAGING_OPTIONS) private readonly options: MessagingOptions,
   ) {}
 
@@ -183,7 +185,8 @@ export class EventDispatcher {
           'messaging.operation.name': 'process',
           'messaging.destination.name': message.topic,
           'messaging.destination.partition.id': String(message.partition),
-          'messaging.consumer.group.name': this.options.producer,
+          // The group as Kafka knows it (namespaced), like the destination name.
+          'messaging.consumer.group.name': this.kafka.name(this.options.producer),
           'messaging.kafka.offset': Number(message.offset),
           'messaging.message.id': envelope.eventId,
           'messaging.kafka.message.key': message.key ?? '',

@@ -19,6 +19,12 @@ describe('@RpcHandler', () => {
     expect(controller.handled).toHaveLength(1);
   });
 
+  it("accepts the caller's trace context beside the request fields", () => {
+    const controller = new StockController();
+    const traced = { requestId: 'r', petId: '7', quantity: 3, traceparent: '00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01' };
+    expect(controller.set(traced)).toEqual({ petId: 7, quantity: 3, status: 'available' });
+  });
+
   it('refuses a request that breaks its schema with 400 VALIDATION_FAILED, before the handler runs', () => {
     const controller = new StockController();
     let error: unknown;

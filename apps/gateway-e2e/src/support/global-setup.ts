@@ -11,8 +11,12 @@ import { STACK_LOG_FILE, STACK_STATE_FILE, type StackState } from './stack-state
 const stack = require('../../../../scripts/lib/stack.cjs');
 // eslint-disable-next-line @nx/enforce-module-boundaries
 const openapiTools = require('../../../../scripts/lib/openapi-tools.cjs');
+// eslint-disable-next-line @nx/enforce-module-boundaries
+const { startOtlpReceiver } = require('../../../../scripts/lib/otlp-receiver.cjs');
 
 const PRISM_PORT = 13_090;
+/** The OTLP/HTTP port (4318) + 10000: every process of the stack exports its spans here (see `traceSpans`). */
+const OTLP_PORT = 14_318;
 
 /**
  * A Prism proxy in front of the gateway, validating every response against the document the
@@ -55,6 +59,9 @@ export default async function globalSetup(): Promise<void> {
   });
   // The stack's output goes to a file, so it can say more than warnings: a line per request and event (the logs test reads them).
   const extraEnv = { NODE_ENV: 'test', LOG_LEVEL: 'log', RATE_LIMIT_PER_SECOND: '0', API_KEYS: apiKeysEnv(stack.DEV_API_KEY) };
+  const traces = await startOtlpReceiver({ port: OTLP_PORT });
+  (globalThis as Record<string, unknown>).__petstoreTraces = traces;
+  Object.assign(extraEnv, { OTEL_EXPORTER_OTLP_ENDPOINT: traces.url, OTEL_BSP_SCHEDULE_DELAY: '200' });
   await stack.ensurePostgres();
   stack.ensureKafka(broker);
   await stack.dropDatabases(layout);

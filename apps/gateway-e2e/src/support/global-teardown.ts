@@ -19,6 +19,7 @@ export default async function globalTeardown(): Promise<void> {
   reportPrism();
   const running = (globalThis as Record<string, unknown>).__petstoreStack as { stop(): Promise<void> } | undefined;
   await running?.stop();
+  await ((globalThis as Record<string, unknown>).__petstoreTraces as { close(): Promise<void> } | undefined)?.close();
   // Services a test restarted are not children of this process: stop them by pid.
   try {
     const state = JSON.parse(readFileSync(STACK_STATE_FILE, 'utf8')) as StackState;

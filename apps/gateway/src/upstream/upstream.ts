@@ -1,9 +1,9 @@
 import { Logger } from '@nestjs/common';
 import { ClientProxyFactory, Transport, type ClientProxy } from '@nestjs/microservices';
 import { isRpcErrorBody, type AnyRpcDefinition, type ReplyOf, type RequestOf, type RpcService } from '@petstore/contracts';
+import { timeRpcCall, traceRpcCall } from '@petstore/observability';
 import type { GatewayConfig, RpcAddress } from '../config';
 import { ApiError, internalError } from '../http/api-error';
-import { timeRpcCall } from '@petstore/observability';
 
 export const SERVICES: readonly RpcService[] = ['catalog', 'orders', 'inventory'];
 
@@ -42,7 +42,8 @@ export class Upstream {
   private send<D extends AnyRpcDefinition>(rpc: D, request: RequestOf<D>, options: CallOptions): Promise<ReplyOf<D>> {
     const service = (options.service ?? rpc.service) as RpcService;
     const client = this.clients[service];
-    return new Promise<ReplyOf<D>>((resolve, reject) => {
+    // In an RPC client span whose traceparent travels in the payload (RpcRequest), so the service's work joins the request's trace.
+    return traceRpcCall({ service, method: rpc.pattern.cmd }, request, (payload) => new Promise<ReplyOf<D>>((resolve, reject) => {
       let sent = false;
       let settled = false;
       let cancel = (): void => undefined;
@@ -60,7 +61,7 @@ export class Upstream {
         () => {
           if (settled) return;
           sent = true;
-          const subscription = client.send(rpc.pattern, request).subscribe({
+          const subscription = client.send(rpc.pattern, payload).subscribe({
             next: (reply: ReplyOf<D>) => settle(() => resolve(reply)),
             // A handler that returns nothing completes without a value.
             complete: () => settle(() => resolve(undefined as ReplyOf<D>)),
@@ -70,7 +71,7 @@ export class Upstream {
         },
         () => settle(() => reject(unavailable(service))),
       );
-    });
+    }));
   }
 
   private toApiError(service: RpcService, rpc: AnyRpcDefinition, error: unknown): ApiError {

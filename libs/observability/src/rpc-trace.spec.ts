@@ -1,0 +1,79 @@
+import { context, propagation, ROOT_CONTEXT, SpanKind, SpanStatusCode, trace } from '@opentelemetry/api';
+import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-hooks';
+import { W3CTraceContextPropagator } from '@opentelemetry/core';
+import { InMemorySpanExporter, SimpleSpanProcessor, TracerProvider } from '@opentelemetry/sdk-trace';
+import { rpcCallerContext, traceRpcCall, traceRpcHandling, withRpcTraceFields, type RpcTraceFields } from './rpc-trace';
+
+const TRACEPARENT = '00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01';
+
+describe('the trace context of an RPC payload', () => {
+  const exported = new InMemorySpanExporter();
+  const provider = new TracerProvider({ spanProcessors: [new SimpleSpanProcessor({ exporter: exported })] });
+  const requestTracer = provider.getTracer('test');
+
+  beforeAll(() => {
+    context.setGlobalContextManager(new AsyncLocalStorageContextManager().enable());
+    propagation.setGlobalPropagator(new W3CTraceContextPropagator());
+    trace.setGlobalTracerProvider(provider);
+  });
+  afterEach(() => exported.reset());
+  afterAll(() => provider.shutdown());
+
+  it('goes in as traceparent/tracestate beside the request fields and comes back out', () => {
+    const caller = propagation.extract(ROOT_CONTEXT, { traceparent: TRACEPARENT, tracestate: 'vendor=1' });
+    const payload = withRpcTraceFields({ requestId: 'r-1', id: '7' }, caller);
+    expect(payload).toEqual({ requestId: 'r-1', id: '7', traceparent: TRACEPARENT, tracestate: 'vendor=1' });
+    const back = trace.getSpanContext(rpcCallerContext(payload));
+    expect(back).toMatchObject({ traceId: '0af7651916cd43dd8448eb211c80319c', spanId: 'b7ad6b7169203331', isRemote: true });
+  });
+
+  it('leaves a payload alone when there is no trace, and reads none from one without it', () => {
+    expect(withRpcTraceFields({ requestId: 'r-1' }, ROOT_CONTEXT)).toEqual({ requestId: 'r-1' });
+    expect(trace.getSpanContext(rpcCallerContext({ requestId: 'r-1' }))).toBeUndefined();
+    expect(trace.getSpanContext(rpcCallerContext({ requestId: 'r-1', traceparent: 'not a traceparent' }))).toBeUndefined();
+    expect(trace.getSpanContext(rpcCallerContext(null))).toBeUndefined();
+  });
+
+  it('joins the caller, the call and the handling in one trace: request → client span → server span', async () => {
+    const request = requestTracer.startSpan('POST /v1/store/orders');
+    const reply = await context.with(trace.setSpan(ROOT_CONTEXT, request), () =>
+      traceRpcCall({ service: 'orders', method: 'orders.place' }, { requestId: 'r-1' }, async (payload: { requestId: string } & RpcTraceFields) => {
+        await new Promise((resolve) => setTimeout(resolve, 1));
+        // What the service does with the payload it received.
+        return traceRpcHandling({ service: 'orders', method: 'orders.place' }, JSON.parse(JSON.stringify(payload)), async () => {
+          await Promise.resolve();
+          return trace.getActiveSpan()?.spanContext().spanId;
+        });
+      }),
+    );
+    request.end();
+    const spans = exported.getFinishedSpans();
+    const client = spans.find((span) => span.kind === SpanKind.CLIENT);
+    const server = spans.find((span) => span.kind === SpanKind.SERVER);
+    expect(client).toMatchObject({ name: 'orders/orders.place', parentSpanContext: { spanId: request.spanContext().spanId } });
+    expect(client?.attributes).toMatchObject({ 'rpc.system': 'nestjs_tcp', 'rpc.service': 'orders', 'rpc.method': 'orders.place' });
+    expect(server).toMatchObject({ name: 'orders/orders.place', parentSpanContext: { spanId: client?.spanContext().spanId } });
+    expect(server?.spanContext().traceId).toBe(request.spanContext().traceId);
+    // The handler ran with the server span active: what it writes (the outbox row) carries it.
+    expect(reply).toBe(server?.spanContext().spanId);
+  });
+
+  it('marks a failed call as an error, but not a refusal with a 4xx status', async () => {
+    const request = requestTracer.startSpan('request');
+    await context.with(trace.setSpan(ROOT_CONTEXT, request), async () => {
+      await expect(traceRpcCall({ service: 'orders', method: 'orders.get' }, {}, () => Promise.reject(Object.assign(new Error('no such order'), { status: 404, code: 'NOT_FOUND' })))).rejects.toThrow();
+      await expect(traceRpcCall({ service: 'orders', method: 'orders.place' }, {}, () => Promise.reject(new Error('Connection closed')))).rejects.toThrow();
+    });
+    const [refused, failed] = exported.getFinishedSpans();
+    expect(refused.status.code).toBe(SpanStatusCode.UNSET);
+    expect(refused.attributes['error.type']).toBe('NOT_FOUND');
+    expect(failed.status).toEqual({ code: SpanStatusCode.ERROR, message: 'Connection closed' });
+  });
+
+  it('traces nothing outside a request: no client span, no traceparent, no server span', async () => {
+    const sent = await traceRpcCall({ service: 'orders', method: 'health.check' }, { requestId: 'r-1' }, async (payload) => payload);
+    expect(sent).toEqual({ requestId: 'r-1' });
+    expect(traceRpcHandling({ service: 'orders', method: 'health.check' }, sent, () => 'ready')).toBe('ready');
+    expect(exported.getFinishedSpans()).toEqual([]);
+  });
+});

@@ -1,0 +1,54 @@
+import type { IncomingMessage } from 'node:http';
+import { context, propagation, trace } from '@opentelemetry/api';
+import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-hooks';
+import { getNumberFromEnv, W3CTraceContextPropagator } from '@opentelemetry/core';
+import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-http';
+import { registerInstrumentations } from '@opentelemetry/instrumentation';
+import { HttpInstrumentation } from '@opentelemetry/instrumentation-http';
+import { PgInstrumentation } from '@opentelemetry/instrumentation-pg';
+import { defaultResource, resourceFromAttributes } from '@opentelemetry/resources';
+import { BatchSpanProcessor, TracerProvider } from '@opentelemetry/sdk-trace';
+
+/** Scrapes and probes are not requests anyone follows: one span each would drown the traces. */
+const UNTRACED_PATHS = /^\/(metrics|health)(\/|\?|$)/;
+
+/**
+ * The tracing SDK of one process: W3C trace context, AsyncLocalStorage context, spans batched
+ * to OTLP/HTTP (JSON; endpoint, headers and timeout from the standard OTEL_EXPORTER_OTLP_*
+ * variables, batching from OTEL_BSP_*), and the pg and http instrumentations.
+ *
+ * Kafka has no instrumentation here on purpose: an auto-instrumentation of kafkajs would
+ * start the publish span in the relay's context, not in that of the request that wrote the
+ * outbox row, so libs/messaging makes its producer and consumer spans itself from the row's carrier.
+ */
+export function registerTracingSdk(serviceName: string): TracerProvider {
+  context.setGlobalContextManager(new AsyncLocalStorageContextManager().enable());
+  propagation.setGlobalPropagator(new W3CTraceContextPropagator());
+  const provider = new TracerProvider({
+    resource: defaultResource().merge(resourceFromAttributes({ 'service.name': serviceName })),
+    spanProcessors: [
+      new BatchSpanProcessor({
+        exporter: new OTLPTraceExporter(),
+        scheduledDelayMillis: getNumberFromEnv('OTEL_BSP_SCHEDULE_DELAY'),
+        maxExportBatchSize: getNumberFromEnv('OTEL_BSP_MAX_EXPORT_BATCH_SIZE'),
+        maxQueueSize: getNumberFromEnv('OTEL_BSP_MAX_QUEUE_SIZE'),
+        exportTimeoutMillis: getNumberFromEnv('OTEL_BSP_EXPORT_TIMEOUT'),
+      }),
+    ],
+  });
+  trace.setGlobalTracerProvider(provider);
+  registerInstrumentations({
+    tracerProvider: provider,
+    instrumentations: [
+      new HttpInstrumentation({
+        ignoreIncomingRequestHook: (request: IncomingMessage) => UNTRACED_PATHS.test(request.url ?? ''),
+        requireParentforOutgoingSpans: true,
+      }),
+      // Queries outside a request or an event (the relay's claims, the sweeps) would each be a trace of their own.
+      new PgInstrumentation({ requireParentSpan: true }),
+    ],
+  });
+  // Spans still queued when the process ends on its own are sent, not dropped.
+  process.once('beforeExit', () => void provider.shutdown());
+  return provider;
+}
