@@ -196,14 +196,12 @@ function compileCheck(schema: Schema, part: Part): Check {
   };
 }
 
-/** The details of a request whose form breaks the contract; the error handler turns it into 400 `VALIDATION_FAILED`. */
+/** Refuses a request whose form breaks the contract; the error handler turns it into 400 `VALIDATION_FAILED`. */
 export class RequestFormError extends Error {
   constructor(readonly details: FieldError[]) {
     super('The request does not match the contract');
   }
 }
-
-const routeChecks = new Map<string, Partial<Record<Part, Check>>>();
 
 /**
  * `fastify.setValidatorCompiler(...)`. Named schemas (`$id`) are added to ajv first, so that
@@ -211,12 +209,10 @@ const routeChecks = new Map<string, Partial<Record<Part, Check>>>();
  * parses it (`Idempotency-Key`, `Prefer`).
  */
 export function validatorCompiler(namedSchemas: () => Schema[]): FastifySchemaCompiler<FastifySchema> {
-  return ({ schema, method, url, httpPart }) => {
+  return ({ schema, httpPart }) => {
     for (const named of namedSchemas()) if (!ajv.getSchema(named['$id'] as string)) ajv.addSchema(named);
     if (httpPart !== 'params' && httpPart !== 'querystring' && httpPart !== 'body') return () => true;
     const check = compileCheck(schema as Schema, httpPart);
-    const key = `${method} ${url}`;
-    routeChecks.set(key, { ...routeChecks.get(key), [httpPart]: check });
     return (data: unknown) => {
       const { details, value } = check(data);
       return details.length > 0 ? { error: new RequestFormError(details) } : { value };
@@ -224,12 +220,13 @@ export function validatorCompiler(namedSchemas: () => Schema[]): FastifySchemaCo
   };
 }
 
+type Validator = (data: unknown) => { error?: RequestFormError };
+const PARTS = { params: 'params', querystring: 'query', body: 'body' } as const;
+
 /** Every problem of the path, query and body together: Fastify stops at the first part that fails. */
 export function requestFormDetails(request: FastifyRequest): FieldError[] {
-  const checks = routeChecks.get(`${request.routeOptions.method} ${request.routeOptions.url}`) ?? {};
-  return [
-    ...(checks.params?.(request.params).details ?? []),
-    ...(checks.querystring?.(request.query).details ?? []),
-    ...(checks.body?.(request.body ?? null).details ?? []),
-  ];
+  return Object.entries(PARTS).flatMap(([part, key]) => {
+    const validate = request.getValidationFunction(part as Part) as Validator | undefined;
+    return validate?.(request[key] ?? null).error?.details ?? [];
+  });
 }
