@@ -1,14 +1,8 @@
-import { ERROR_STATUS, type ErrorCode, type FieldError } from '@petstore/contracts';
+import { ERROR_STATUS, type ErrorCode, type FieldError, type RpcErrorBody } from '@petstore/contracts';
 import type { FastifyReply } from 'fastify';
 
-/** The Error object of the contract, as sent to clients. */
-export interface ErrorBody {
-  status: number;
-  code: ErrorCode;
-  message: string;
-  details?: FieldError[];
-  requestId: string;
-}
+/** The Error object of the contract, as sent to clients: what a service refuses with, and the request id. */
+export type ErrorBody = RpcErrorBody & { requestId: string };
 
 /** The document says a list holds at most this many items (API.md §3); `details` too. */
 export const MAX_ITEMS = 100;

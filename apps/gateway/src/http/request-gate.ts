@@ -44,8 +44,11 @@ function canonicalPath(url: string): string {
   return (path.includes('%') ? decodeURIComponent(path) : path).replace(/\/{2,}/g, '/');
 }
 
-/** Headers a request must not repeat (API.md §4); Node keeps the first `Host` and `Authorization` silently. */
-const sentTwice = (request: FastifyRequest, name: string): boolean => (request.raw.headersDistinct[name]?.length ?? 0) > 1;
+/**
+ * Headers a request must not repeat (API.md §4); Node keeps the first `Host` and `Authorization`
+ * silently. (`fastify.inject` requests have no `headersDistinct`, and no repeated headers.)
+ */
+const sentTwice = (request: FastifyRequest, name: string): boolean => (request.raw.headersDistinct?.[name]?.length ?? 0) > 1;
 
 /** For a request no route serves: 405 with `Allow` when the path is served with other methods, else 404. */
 function routeNotFound(request: FastifyRequest): ApiError {
@@ -104,7 +107,7 @@ export function requestGate(config: GatewayConfig) {
       }
     }
 
-    const scope = operation ? operation.scope : requiredScope(request.method, path);
+    const scope = requiredScope(request.method, operation ? (route.url ?? '') : path);
     if (scope !== undefined && !grants(principal.scopes, scope)) return new ApiError('FORBIDDEN', `The API key lacks the scope ${scope}`);
 
     if (deprecation && Date.now() >= deprecation.sunsetAt) {
