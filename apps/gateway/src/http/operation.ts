@@ -5,8 +5,8 @@ import { responsesOf, type ResponseHeader } from './openapi';
 
 /**
  * One operation of the API, declared once: Fastify validates requests against its schemas,
- * @fastify/swagger documents it from the same route, and the request gate reads its scope and
- * deprecation from the route config.
+ * @fastify/swagger documents it from the same route, and the request gate reads its
+ * deprecation from the route config (its scope follows from its path).
  */
 export interface Operation<R extends RouteGenericInterface = RouteGenericInterface> {
   /** Method and Fastify path, with `:name` for the path ids: `GET /v1/pets/:petId`. Store paths are tagged `Store`, the others `Pets`. */
