@@ -6,17 +6,12 @@ export interface RateDecision {
   resetSeconds: number;
 }
 
-interface Window {
-  startedAt: number;
-  used: number;
-}
-
 /**
  * A fixed one-second window per API key. The number of keys is bounded by the configuration,
  * so the map never grows with traffic. Counts are per gateway process.
  */
 export class RateLimiter {
-  private readonly windows = new Map<string, Window>();
+  private readonly windows = new Map<string, { startedAt: number; used: number }>();
 
   constructor(
     readonly quota: number,

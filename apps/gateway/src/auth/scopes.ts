@@ -1,15 +1,6 @@
-export const SCOPES = [
-  'catalog:read',
-  'catalog:write',
-  'orders:read',
-  'orders:write',
-  'inventory:read',
-  'inventory:write',
-  '*',
-] as const;
-export type Scope = (typeof SCOPES)[number];
-
 type Area = 'catalog' | 'orders' | 'inventory';
+export type Scope = `${Area}:${'read' | 'write'}` | '*';
+export const SCOPES: readonly Scope[] = [...(['catalog', 'orders', 'inventory'] as const).flatMap((area) => [`${area}:read`, `${area}:write`] as const), '*'];
 
 /** Path prefixes of each area (API.md §6), matched on whole segments: `/v1/petsitter` is no pet path. */
 const AREAS: ReadonlyArray<readonly [string, Area]> = [

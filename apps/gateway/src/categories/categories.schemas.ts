@@ -1,4 +1,4 @@
-import { After, Id, Limit, named, NOT_BLANK, page, query } from '../common/schemas';
+import { Id, named, NOT_BLANK, page, pageQuery } from '../common/schemas';
 
 const categoryProperties = {
   name: { type: 'string', minLength: 1, maxLength: 50, pattern: NOT_BLANK, example: 'Dogs', description: '1 to 50 characters, not blank; unique regardless of case.' },
@@ -21,4 +21,4 @@ export const CategorySchema = named('Category', {
 
 export const CategoriesSchema = page('Categories', CategorySchema);
 
-export const ListCategoriesQuery = query({ limit: Limit, after: After });
+export const ListCategoriesQuery = pageQuery();

@@ -7,9 +7,8 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
  * built from the path alone (an absolute-form target's authority is dropped on arrival).
  */
 export function nextPageLink(requestUrl: string, lastId: number): string {
-  const queryStart = requestUrl.indexOf('?');
-  const path = queryStart === -1 ? requestUrl : requestUrl.slice(0, queryStart);
-  const query = new URLSearchParams(queryStart === -1 ? '' : requestUrl.slice(queryStart + 1));
+  const [path, search] = requestUrl.split(/\?(.*)/s);
+  const query = new URLSearchParams(search);
   query.delete('after');
   query.append('after', String(lastId));
   return `<${path}?${query.toString()}>; rel="next"`;

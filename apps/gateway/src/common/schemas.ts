@@ -26,12 +26,6 @@ export function namedSchemas(): Schema[] {
   return [...registry.values()];
 }
 
-/** A `$ref` to a named schema, followed; any other schema as it is. */
-export function resolveSchema(schema: Schema): Schema {
-  const target = typeof schema['$ref'] === 'string' ? registry.get(schema['$ref'].replace(/#$/, '')) : undefined;
-  return target ?? schema;
-}
-
 export const INT64_MAX = 9223372036854775807n;
 
 /** Not blank: at least one character that is not white space. */
@@ -40,20 +34,11 @@ export const NOT_BLANK = '\\S';
 /** Ids in bodies and queries: positive int64 JSON numbers (`format: int64` is checked by the validator). */
 export const Id = { type: 'integer', format: 'int64', minimum: 1 } as const satisfies Schema;
 
-const PATH_PARAMETERS: Record<string, string> = {
-  petId: 'The id of the pet',
-  categoryId: 'The id of the category',
-  orderId: 'The id of the order',
-};
-
 /** The path parameters of a route (`/v1/pets/:petId`): ids, checked as decimal text so that all of int64 is exact. */
 export function pathParameters(url: string): Schema | undefined {
   const names = [...url.matchAll(/:(\w+)/g)].map((match) => match[1]);
   if (names.length === 0) return undefined;
-  const property = (name: string) => ({
-    ...Id,
-    description: `${PATH_PARAMETERS[name]}: a positive 64-bit integer in decimal, without sign or leading zeros.`,
-  });
+  const property = (name: string) => ({ ...Id, description: `The id of the ${name.replace(/Id$/, '')}: a positive 64-bit integer in decimal, without sign or leading zeros.` });
   return { type: 'object', required: names, properties: Object.fromEntries(names.map((name) => [name, property(name)])) };
 }
 
@@ -73,6 +58,9 @@ export const repeatable = (item: Schema, description: string): Schema => ({ type
 export function query(properties: Record<string, Schema> = {}): Schema {
   return { type: 'object', properties, additionalProperties: false };
 }
+
+/** A list's query: its filters, then the paging parameters (API.md §3). */
+export const pageQuery = (filters: Record<string, Schema> = {}, after: Schema = After): Schema => query({ ...filters, limit: Limit, after });
 
 /** Operations without a body take none: nothing, or an empty JSON object from a client that always sends one. */
 export const EmptyBody = named('EmptyBody', { type: 'object', maxProperties: 0, description: 'No body: nothing, or an empty JSON object.' });

@@ -1,4 +1,5 @@
 import type { FastifyDynamicSwaggerOptions, SwaggerTransformObject } from '@fastify/swagger';
+import { STATUS_CODES } from 'node:http';
 import { ERROR_STATUS, type ErrorCode } from '@petstore/contracts';
 import { EmptyBody, ErrorSchema, ref, type Schema } from '../common/schemas';
 import type { Operation } from './operation';
@@ -30,8 +31,6 @@ const HEADERS = {
 
 export type ResponseHeader = 'Location' | 'Link' | 'Idempotent-Replayed' | 'Preference-Applied';
 
-const SUCCESS_DESCRIPTION: Record<number, string> = { 200: 'OK', 201: 'Created', 204: 'No Content' };
-
 function headersOf(operation: Operation, status: number, extra: ResponseHeader[] = []): Record<string, Schema> {
   const headers: Record<string, Schema> = { 'X-Request-Id': HEADERS.requestId };
   if (status === 401) headers['WWW-Authenticate'] = HEADERS.wwwAuthenticate;
@@ -53,7 +52,7 @@ export function responsesOf(operation: Operation): Record<string, Schema> {
 
   const responses: Record<string, Schema> = {
     [operation.status]: {
-      description: SUCCESS_DESCRIPTION[operation.status],
+      description: STATUS_CODES[operation.status],
       headers: headersOf(operation, operation.status, operation.responseHeaders),
       ...(operation.response ? { content: { 'application/json': { schema: ref(operation.response) } } } : { type: 'null' }),
     },

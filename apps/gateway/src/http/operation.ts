@@ -1,13 +1,12 @@
 import type { ErrorCode } from '@petstore/contracts';
 import type { FastifyReply, FastifyRequest, RouteGenericInterface, RouteOptions } from 'fastify';
-import { requiredScope, type Scope } from '../auth/scopes';
 import { EmptyBody, pathParameters, query, ref, type Schema } from '../common/schemas';
 import { responsesOf, type ResponseHeader } from './openapi';
 
 /**
  * One operation of the API, declared once: Fastify validates requests against its schemas,
- * @fastify/swagger documents it from the same route, and the request gate reads its scope and
- * deprecation from the route config.
+ * @fastify/swagger documents it from the same route, and the request gate reads its
+ * deprecation from the route config (its scope follows from its path).
  */
 export interface Operation<R extends RouteGenericInterface = RouteGenericInterface> {
   /** Method and Fastify path, with `:name` for the path ids: `GET /v1/pets/:petId`. Store paths are tagged `Store`, the others `Pets`. */
@@ -38,9 +37,8 @@ export interface Operation<R extends RouteGenericInterface = RouteGenericInterfa
   handle(request: FastifyRequest<R>, reply: FastifyReply): Promise<unknown>;
 }
 
-/** What the request gate needs of an operation, computed once. */
+/** What the request gate needs of an operation, computed once (its scope follows from its path). */
 export interface OperationConfig {
-  scope: Scope | undefined;
   deprecation?: { deprecation: string; sunset: string; sunsetAt: number; successor: string };
 }
 
@@ -68,7 +66,6 @@ export function toRoute<R extends RouteGenericInterface>(operation: Operation<R>
     ...(operation.stability && { 'x-stability-level': operation.stability }),
   };
   const config: OperationConfig = {
-    scope: requiredScope(method, url),
     deprecation: operation.deprecation && {
       deprecation: `@${Math.floor(Date.parse(operation.deprecation.since) / 1000)}`,
       sunset: sunset.toUTCString(),

@@ -13,12 +13,8 @@ declare module 'fastify' {
   }
 }
 
-const PUBLIC_PATHS = new Set(['/openapi.json', '/docs', '/health/live', '/health/ready']);
-
-/** Paths served without an API key; for a request no route matched, where the route config is not there. */
-export function isPublicPath(path: string): boolean {
-  return PUBLIC_PATHS.has(path) || path.startsWith('/docs/');
-}
+/** Paths served without an API key, for a request no route matched (where there is no route config to read). */
+const PUBLIC_PATH = /^\/(?:openapi\.json|docs(?:\/.*)?|health\/(?:live|ready))$/s;
 
 const UNAUTHORIZED = new ApiError('UNAUTHORIZED', 'A valid API key is required: Authorization: Bearer <key>', undefined, { 'www-authenticate': 'Bearer' });
 const METHODS: HTTPMethods[] = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'];
@@ -48,19 +44,11 @@ function canonicalPath(url: string): string {
   return (path.includes('%') ? decodeURIComponent(path) : path).replace(/\/{2,}/g, '/');
 }
 
-/** Headers a request must not repeat (API.md §4); Node keeps the first `Host` and `Authorization` silently. */
-function repeatedHeader(rawHeaders: string[]): string | undefined {
-  let host = 0;
-  let authorization = 0;
-  let idempotencyKey = 0;
-  for (let i = 0; i < rawHeaders.length; i += 2) {
-    const name = rawHeaders[i];
-    if (name.length === 4 && name.toLowerCase() === 'host') host += 1;
-    else if (name.length === 13 && name.toLowerCase() === 'authorization') authorization += 1;
-    else if (name.length === 15 && name.toLowerCase() === 'idempotency-key') idempotencyKey += 1;
-  }
-  return host > 1 ? 'Host' : authorization > 1 ? 'Authorization' : idempotencyKey > 1 ? 'Idempotency-Key' : undefined;
-}
+/**
+ * Headers a request must not repeat (API.md §4); Node keeps the first `Host` and `Authorization`
+ * silently. (`fastify.inject` requests have no `headersDistinct`, and no repeated headers.)
+ */
+const sentTwice = (request: FastifyRequest, name: string): boolean => (request.raw.headersDistinct?.[name]?.length ?? 0) > 1;
 
 /** For a request no route serves: 405 with `Allow` when the path is served with other methods, else 404. */
 function routeNotFound(request: FastifyRequest): ApiError {
@@ -85,8 +73,7 @@ export function requestGate(config: GatewayConfig) {
   function refusal(request: FastifyRequest, reply: FastifyReply): ApiError | undefined {
     const { raw } = request;
     if (raw.headers.host === undefined && raw.httpVersion === '1.1') return new ApiError('BAD_REQUEST', 'An HTTP/1.1 request needs a Host header');
-    const repeated = repeatedHeader(raw.rawHeaders);
-    if (repeated === 'Host') return new ApiError('BAD_REQUEST', 'The request has more than one Host header');
+    if (sentTwice(request, 'host')) return new ApiError('BAD_REQUEST', 'The request has more than one Host header');
     if ((request.originalUrl ?? raw.url ?? '').length > MAX_URL_LENGTH) return new ApiError('URI_TOO_LONG', `The request target is longer than ${MAX_URL_LENGTH} characters`);
     const encoding = raw.headers['content-encoding'];
     if (encoding !== undefined && encoding.split(',').some((coding) => coding.trim().toLowerCase() !== 'identity')) {
@@ -96,7 +83,7 @@ export function requestGate(config: GatewayConfig) {
     const route = request.routeOptions.config;
     const operation = route.operation;
     const path = operation === undefined ? canonicalPath(request.url) : '';
-    if (operation === undefined && isPublicPath(path)) return undefined;
+    if (operation === undefined && PUBLIC_PATH.test(path)) return undefined;
     const deprecation = operation?.deprecation;
     if (deprecation) {
       const params = request.params as Record<string, string>;
@@ -104,12 +91,12 @@ export function requestGate(config: GatewayConfig) {
       reply.header('deprecation', deprecation.deprecation).header('sunset', deprecation.sunset).header('link', `<${successor}>; rel="successor-version"`);
     }
 
-    if (repeated === 'Authorization') return validationFailed([{ field: 'Authorization', message: 'must be sent once' }]);
+    if (sentTwice(request, 'authorization')) return validationFailed([{ field: 'Authorization', message: 'must be sent once' }]);
     const principal = keyring.authenticate(raw.headers.authorization);
     if (principal === undefined) return UNAUTHORIZED;
     request.principal = principal;
     // Read where the handler reads it: a repeated key must not pass as one joined value.
-    if (repeated === 'Idempotency-Key') raw.headers['idempotency-key'] = raw.rawHeaders.filter((_, i) => i % 2 === 1 && /^idempotency-key$/i.test(raw.rawHeaders[i - 1]));
+    if (sentTwice(request, 'idempotency-key')) raw.headers['idempotency-key'] = raw.headersDistinct['idempotency-key'];
 
     if (limiter) {
       const decision = limiter.take(principal.name);
@@ -120,7 +107,7 @@ export function requestGate(config: GatewayConfig) {
       }
     }
 
-    const scope = operation ? operation.scope : requiredScope(request.method, path);
+    const scope = requiredScope(request.method, operation ? (route.url ?? '') : path);
     if (scope !== undefined && !grants(principal.scopes, scope)) return new ApiError('FORBIDDEN', `The API key lacks the scope ${scope}`);
 
     if (deprecation && Date.now() >= deprecation.sunsetAt) {

@@ -1,7 +1,7 @@
 import Ajv, { type ErrorObject } from 'ajv';
-import type { FieldError } from '@petstore/contracts';
+import { isContractDateTime, type FieldError } from '@petstore/contracts';
 import type { FastifyRequest, FastifySchema, FastifySchemaCompiler } from 'fastify';
-import { INT64_MAX, NOT_BLANK, resolveSchema, type Schema } from '../common/schemas';
+import { EmptyBody, INT64_MAX, NOT_BLANK, ref, type Schema } from '../common/schemas';
 
 /**
  * Fastify's validator compiler for the gateway: Fastify calls it once per route and part at
@@ -18,29 +18,7 @@ ajv.addKeyword('example');
 // is compared after rounding (9223372036854775807 parses to 2^63).
 const TWO_POW_63 = 2 ** 63;
 ajv.addFormat('int64', { type: 'number', validate: (value: number) => Number.isInteger(value) && value >= -TWO_POW_63 && value <= TWO_POW_63 });
-ajv.addFormat('date-time', { type: 'string', validate: isShipDate });
-
-const DATE_TIME = /^(\d{4})-(\d{2})-(\d{2})[Tt](\d{2}):(\d{2}):(\d{2})(\.\d{1,9})?(?:[Zz]|([+-])(\d{2}):(\d{2}))$/;
-const DAYS = [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
-const LATEST = Date.UTC(9999, 11, 31, 23, 59, 59, 999);
-
-/**
- * RFC 3339 §5.6 `date-time`, strictly: `T` between date and time and an offset that is `Z` or
- * `±hh:mm` (ajv-formats also takes a space and `+hhmm`); and, as API.md §3 bounds it, an instant
- * from 1970-01-01T00:00:00Z to 9999-12-31T23:59:59Z once the offset is applied, without a leap
- * second, so that every service stores and writes it back the same.
- */
-export function isShipDate(text: string): boolean {
-  const match = DATE_TIME.exec(text);
-  if (!match) return false;
-  const [year, month, day, hour, minute, second] = match.slice(1, 7).map(Number);
-  const leap = year % 4 === 0 && (year % 100 !== 0 || year % 400 === 0);
-  if (month < 1 || month > 12 || day < 1 || day > (month === 2 && leap ? 29 : DAYS[month - 1])) return false;
-  const offset = match[8] === undefined ? 0 : (match[8] === '-' ? -1 : 1) * (Number(match[9]) * 60 + Number(match[10]));
-  if (hour > 23 || minute > 59 || second > 59 || Number(match[9] ?? 0) > 23 || Number(match[10] ?? 0) > 59 || year < 1969) return false;
-  const instant = Date.UTC(year, month - 1, day, hour, minute, second, Math.floor(Number(match[7] ?? 0) * 1000)) - offset * 60_000;
-  return instant >= 0 && instant <= LATEST;
-}
+ajv.addFormat('date-time', { type: 'string', validate: isContractDateTime });
 
 const PATH_ID = /^[1-9][0-9]{0,18}$/;
 
@@ -146,55 +124,10 @@ export function fieldErrors(errors: readonly ErrorObject[], where: Where): Field
 
 /**
  * Ids issued by the services stay below 2^53, so a larger (valid int64) id can match nothing.
- * It is forwarded as 2^53: exact, still nothing, and within every database integer type.
+ * It is forwarded as 2^53: exact, still nothing, and within every database integer type. Every
+ * other number of a valid request has a lower maximum, so whatever is larger is an id.
  */
 const UNISSUED_ID = 2 ** 53;
-
-function int64Fields(schema: Schema): string[] {
-  const properties = (resolveSchema(schema)['properties'] ?? {}) as Record<string, Schema>;
-  return Object.keys(properties).filter((name) => properties[name]['format'] === 'int64');
-}
-
-function clampIds(data: Record<string, unknown>, fields: readonly string[]): void {
-  for (const field of fields) {
-    const value = data[field];
-    if (typeof value === 'number' && value > Number.MAX_SAFE_INTEGER) data[field] = UNISSUED_ID;
-  }
-}
-
-type Part = 'params' | 'querystring' | 'body';
-/** What is wrong with one part of a request, and the part as the handler reads it. */
-type Check = (data: unknown) => { details: FieldError[]; value: unknown };
-
-function compileCheck(schema: Schema, part: Part): Check {
-  if (part === 'params') {
-    const names = Object.keys((schema['properties'] ?? {}) as object);
-    return (params) => ({
-      details: names.filter((name) => !isPathId((params as Record<string, unknown>)[name])).map((field) => ({ field, message: 'must be a positive 64-bit integer' })),
-      value: params,
-    });
-  }
-  const validate = ajv.compile(schema);
-  const ids = int64Fields(schema);
-  if (part === 'querystring') {
-    return (raw) => {
-      const query = coerceQuery(schema, (raw ?? {}) as Record<string, unknown>);
-      const details = validate(query) ? [] : fieldErrors(validate.errors ?? [], 'query');
-      details.push(...unstorableText(query).filter((problem) => !details.some((detail) => detail.field === problem.field)));
-      if (details.length === 0) clampIds(query, ids);
-      return { details, value: query };
-    };
-  }
-  const required = resolveSchema(schema)['maxProperties'] !== 0;
-  return (body) => {
-    // Fastify hands over `null` for a request without a body; a JSON `null` never gets this far.
-    if (body === null || body === undefined) return { details: required ? [{ field: 'body', message: 'is required' }] : [], value: body };
-    const details = [...unstorableText(body), ...(validate(body) ? [] : fieldErrors(validate.errors ?? [], 'body'))];
-    // Only a valid body is changed: on failure the error handler checks it again, as it came.
-    if (details.length === 0) clampIds(body as Record<string, unknown>, ids);
-    return { details, value: body };
-  };
-}
 
 /** The details of a request whose form breaks the contract; the error handler turns it into 400 `VALIDATION_FAILED`. */
 export class RequestFormError extends Error {
@@ -203,7 +136,38 @@ export class RequestFormError extends Error {
   }
 }
 
-const routeChecks = new Map<string, Partial<Record<Part, Check>>>();
+type Part = 'params' | 'querystring' | 'body';
+/** What Fastify expects of a validator: the part as the handler reads it, or the error. */
+type Validator = (data: unknown) => { error: RequestFormError } | { value: unknown };
+
+function answer(details: FieldError[], value: unknown): ReturnType<Validator> {
+  if (details.length > 0) return { error: new RequestFormError(details) };
+  // Only a valid request is changed: on failure the error handler checks it again, as it came.
+  for (const [field, item] of Object.entries(value ?? {})) if (typeof item === 'number' && item > Number.MAX_SAFE_INTEGER) (value as Params)[field] = UNISSUED_ID;
+  return { value };
+}
+
+function compileCheck(schema: Schema, part: Part): Validator {
+  if (part === 'params') {
+    const names = Object.keys((schema['properties'] ?? {}) as object);
+    return (params) => answer(names.filter((name) => !isPathId((params as Params)[name])).map((field) => ({ field, message: 'must be a positive 64-bit integer' })), params);
+  }
+  const validate = ajv.compile(schema);
+  if (part === 'querystring') {
+    return (raw) => {
+      const query = coerceQuery(schema, (raw ?? {}) as Params);
+      const details = validate(query) ? [] : fieldErrors(validate.errors ?? [], 'query');
+      details.push(...unstorableText(query).filter((problem) => !details.some((detail) => detail.field === problem.field)));
+      return answer(details, query);
+    };
+  }
+  const required = schema['$ref'] !== ref(EmptyBody)['$ref'];
+  return (body) => {
+    // Fastify hands over `null` for a request without a body; a JSON `null` never gets this far.
+    if (body === null || body === undefined) return answer(required ? [{ field: 'body', message: 'is required' }] : [], body);
+    return answer([...unstorableText(body), ...(validate(body) ? [] : fieldErrors(validate.errors ?? [], 'body'))], body);
+  };
+}
 
 /**
  * `fastify.setValidatorCompiler(...)`. Named schemas (`$id`) are added to ajv first, so that
@@ -211,25 +175,18 @@ const routeChecks = new Map<string, Partial<Record<Part, Check>>>();
  * parses it (`Idempotency-Key`, `Prefer`).
  */
 export function validatorCompiler(namedSchemas: () => Schema[]): FastifySchemaCompiler<FastifySchema> {
-  return ({ schema, method, url, httpPart }) => {
+  return ({ schema, httpPart }) => {
     for (const named of namedSchemas()) if (!ajv.getSchema(named['$id'] as string)) ajv.addSchema(named);
-    if (httpPart !== 'params' && httpPart !== 'querystring' && httpPart !== 'body') return () => true;
-    const check = compileCheck(schema as Schema, httpPart);
-    const key = `${method} ${url}`;
-    routeChecks.set(key, { ...routeChecks.get(key), [httpPart]: check });
-    return (data: unknown) => {
-      const { details, value } = check(data);
-      return details.length > 0 ? { error: new RequestFormError(details) } : { value };
-    };
+    return httpPart === 'params' || httpPart === 'querystring' || httpPart === 'body' ? compileCheck(schema as Schema, httpPart) : () => true;
   };
 }
 
+const PARTS = { params: 'params', querystring: 'query', body: 'body' } as const;
+
 /** Every problem of the path, query and body together: Fastify stops at the first part that fails. */
 export function requestFormDetails(request: FastifyRequest): FieldError[] {
-  const checks = routeChecks.get(`${request.routeOptions.method} ${request.routeOptions.url}`) ?? {};
-  return [
-    ...(checks.params?.(request.params).details ?? []),
-    ...(checks.querystring?.(request.query).details ?? []),
-    ...(checks.body?.(request.body ?? null).details ?? []),
-  ];
+  return Object.entries(PARTS).flatMap(([part, key]) => {
+    const result = (request.getValidationFunction(part as Part) as Validator | undefined)?.(request[key] ?? null);
+    return result && 'error' in result ? result.error.details : [];
+  });
 }

@@ -1,4 +1,4 @@
-import { After, repeatable, Id, Limit, named, page, query, ref } from '../common/schemas';
+import { After, repeatable, Id, named, page, pageQuery, ref } from '../common/schemas';
 import { PetStatusSchema } from '../pets/pets.schemas';
 
 export const InventoryItemSchema = named('InventoryItem', {
@@ -20,8 +20,7 @@ export const InventoryUpdateSchema = named('InventoryUpdate', {
   additionalProperties: false,
 });
 
-export const ListInventoryQuery = query({
-  status: repeatable(ref(PetStatusSchema), 'Repeatable: entries with any of these statuses.'),
-  limit: Limit,
-  after: { ...After, description: 'Cursor: the last petId of the previous page (0 = from the start).' },
-});
+export const ListInventoryQuery = pageQuery(
+  { status: repeatable(ref(PetStatusSchema), 'Repeatable: entries with any of these statuses.') },
+  { ...After, description: 'Cursor: the last petId of the previous page (0 = from the start).' },
+);

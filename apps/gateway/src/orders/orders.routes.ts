@@ -1,5 +1,5 @@
 import { OrdersRpc, type ListOrdersQuery, type NewOrder } from '@petstore/contracts';
-import { canonicalJson } from '../common/canonical-json';
+import { stringify as canonicalJson } from 'safe-stable-stringify';
 import { sendPage } from '../common/paging';
 import type { GatewayConfig } from '../config';
 import type { Operation } from '../http/operation';

@@ -1,5 +1,5 @@
 import { ORDER_STATUSES, REJECTION_REASONS } from '@petstore/contracts';
-import { After, repeatable, Id, Limit, named, page, query, ref } from '../common/schemas';
+import { repeatable, Id, named, page, pageQuery, ref } from '../common/schemas';
 
 export const OrderStatusSchema = named('OrderStatus', { type: 'string', enum: [...ORDER_STATUSES], description: 'Where the order stands in its saga.' });
 
@@ -46,10 +46,8 @@ export const OrderSchema = named('Order', {
 
 export const OrdersSchema = page('Orders', OrderSchema);
 
-export const ListOrdersQuery = query({
+export const ListOrdersQuery = pageQuery({
   petId: { ...Id, description: 'Only the orders of this pet.' },
   status: repeatable(ref(OrderStatusSchema), 'Repeatable: orders with any of these statuses.'),
   complete: { type: 'boolean', description: '`true`: only delivered orders; `false`: only the others.' },
-  limit: Limit,
-  after: After,
 });

@@ -1,6 +1,6 @@
 import { PET_STATUSES } from '@petstore/contracts';
 import { CategorySchema } from '../categories/categories.schemas';
-import { After, repeatable, Id, Limit, named, NOT_BLANK, page, query, ref } from '../common/schemas';
+import { repeatable, Id, named, NOT_BLANK, page, pageQuery, ref } from '../common/schemas';
 
 export const PetStatusSchema = named('PetStatus', { type: 'string', enum: [...PET_STATUSES], description: 'Where the pet stands: for sale, reserved by an order, or gone.' });
 
@@ -47,10 +47,8 @@ export const PetDetailsSchema = named('PetDetails', {
   properties: { ...petProperties, category: ref(CategorySchema), inventory: ref(PetInventorySchema) },
 });
 
-export const ListPetsQuery = query({
+export const ListPetsQuery = pageQuery({
   status: repeatable(ref(PetStatusSchema), 'Repeatable: pets with any of these statuses.'),
   categoryId: { ...Id, description: 'Only the pets of this category.' },
   name: { type: 'string', minLength: 1, maxLength: 100, description: 'Case-insensitive substring of the name.' },
-  limit: Limit,
-  after: After,
 });

@@ -1,4 +1,5 @@
-import { canonicalJson } from './canonical-json';
+// The fingerprint of an idempotent request's body: keys sorted (safe-stable-stringify), as RFC 8785 does.
+import { stringify as canonicalJson } from 'safe-stable-stringify';
 
 describe('canonicalJson', () => {
   it('gives the same text for the same value in any key order', () => {
