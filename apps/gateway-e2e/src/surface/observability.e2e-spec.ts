@@ -147,7 +147,9 @@ describe('logs and metrics of the stack', () => {
     if (stackState().extraEnv['OTEL_EXPORTER_OTLP_ENDPOINT']) {
       const traceId = lines.find((line) => line.service === 'gateway' && line.route === '/v1/store/orders')?.traceId;
       expect(traceId).toMatch(/^[0-9a-f]{32}$/);
-      expect([...new Set(lines.filter((line) => line.traceId === traceId).map((line) => line.service))]).toEqual(expect.arrayContaining(['gateway', 'orders', 'inventory']));
+      const servicesInTrace = async () => [...new Set(ofRequest(stackLogLines().json).filter((line) => line.traceId === traceId).map((line) => line.service))];
+      const traced = await eventually(servicesInTrace, (seen) => ['gateway', 'orders', 'inventory'].every((service) => seen.includes(service)));
+      expect(traced).toEqual(expect.arrayContaining(['gateway', 'orders', 'inventory']));
     }
   });
 });
