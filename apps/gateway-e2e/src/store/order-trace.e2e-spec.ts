@@ -24,10 +24,13 @@ describe('the trace of an order', () => {
     expect(placed.status).toBe(201);
     expect(await decided(placed.body.id)).toMatchObject({ status: 'approved' });
 
-    const spans = await traceWith(traceId, messaging('orders', 'consumer', 'StockReserved'));
+    // Each process exports on its own schedule: wait until the decision and the gateway's request are both in.
+    const gatewayRequest = (span: ReceivedSpan) => span.service === 'gateway' && span.kind === 'server';
+    const decision_ = messaging('orders', 'consumer', 'StockReserved');
+    const spans = await traceWith(traceId, (span, all) => decision_(span) && all.some(gatewayRequest));
 
     // The gateway: the HTTP request, child of the client's span, and its RPC call to orders.
-    const request = theSpan(spans, 'gateway HTTP server span', (span) => span.service === 'gateway' && span.kind === 'server');
+    const request = theSpan(spans, 'gateway HTTP server span', gatewayRequest);
     expect(request.parentSpanId).toBe(parentSpanId);
     expect(request).toMatchObject({ name: 'POST /v1/store/orders', attributes: { 'http.route': '/v1/store/orders' } });
     const call = theSpan(spans, 'gateway RPC client span', (span) => span.service === 'gateway' && span.kind === 'client' && span.name === 'orders/orders.place');

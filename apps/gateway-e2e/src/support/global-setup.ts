@@ -61,7 +61,8 @@ export default async function globalSetup(): Promise<void> {
   const extraEnv = { NODE_ENV: 'test', LOG_LEVEL: 'log', RATE_LIMIT_PER_SECOND: '0', API_KEYS: apiKeysEnv(stack.DEV_API_KEY) };
   const traces = await startOtlpReceiver({ port: OTLP_PORT });
   (globalThis as Record<string, unknown>).__petstoreTraces = traces;
-  Object.assign(extraEnv, { OTEL_EXPORTER_OTLP_ENDPOINT: traces.url, OTEL_BSP_SCHEDULE_DELAY: '200' });
+  // A deep span queue: the suites before the trace test send bursts that the default 2048 would drop.
+  Object.assign(extraEnv, { OTEL_EXPORTER_OTLP_ENDPOINT: traces.url, OTEL_BSP_SCHEDULE_DELAY: '200', OTEL_BSP_MAX_QUEUE_SIZE: '65536' });
   await stack.ensurePostgres();
   stack.ensureKafka(broker);
   await stack.dropDatabases(layout);

@@ -27,6 +27,10 @@ export async function traceSpans(traceId: string): Promise<ReceivedSpan[]> {
 }
 
 /** Waits until the trace holds a span `accept` picks (the processes export in batches, a moment after the work). */
-export async function traceWith(traceId: string, accept: (span: ReceivedSpan) => boolean, timeoutMs = 15_000): Promise<ReceivedSpan[]> {
-  return eventually(() => traceSpans(traceId), (spans) => spans.some(accept), timeoutMs);
+export async function traceWith(
+  traceId: string,
+  accept: (span: ReceivedSpan, all: ReceivedSpan[]) => boolean,
+  timeoutMs = 15_000,
+): Promise<ReceivedSpan[]> {
+  return eventually(() => traceSpans(traceId), (spans) => spans.some((span) => accept(span, spans)), timeoutMs);
 }
