@@ -48,7 +48,10 @@ export function createLogger({ service, level = 'log', destination }: LoggerOpti
     formatters: { level: (label: string) => ({ level: label }) },
     mixin: contextFields,
   };
-  return destination ? pino(options, destination) : pino(options);
+  // Node's own stdout, not pino's writer on fd 1: with a pipe whose reader fell behind during a
+  // burst, pino's writer met EAGAIN and a service's lines stopped for good while it went on
+  // working. Node writes a pipe as a blocking write on Linux and handles that case itself.
+  return pino(options, destination ?? process.stdout);
 }
 
 let current: Logger | undefined;
