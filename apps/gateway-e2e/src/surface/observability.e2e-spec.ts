@@ -122,11 +122,11 @@ describe('logs and metrics of the stack', () => {
     expect(await decided(placed.body.id)).toMatchObject({ status: 'approved' });
 
     const ofRequest = (lines: LogLine[]) => lines.filter((line) => line.requestId === requestId);
-    const services = (lines: LogLine[]) => new Set(ofRequest(lines).map((line) => line.service));
+    const services = (lines: LogLine[]) => [...new Set(ofRequest(lines).map((line) => String(line.service)))]; // an array, so a failure prints it
     // The consumers' lines may land a moment after the order reads as decided.
     await eventually(
       async () => services(stackLogLines().json),
-      (seen) => ['gateway', 'orders', 'inventory'].every((service) => seen.has(service)),
+      (seen) => ['gateway', 'orders', 'inventory'].every((service) => seen.includes(service)),
     );
 
     const { raw, json } = stackLogLines();
