@@ -151,11 +151,16 @@ function prefixLines(stream, label, out, tail) {
 }
 
 /** `nodeArgs` go to node itself (`--cpu-prof`, `--inspect`) when a run needs a closer look. */
-function startProcess(app, env, { output = process.stdout, extraEnv = {}, nodeArgs = [] } = {}) {
+/**
+ * `outputFd`, a file opened for appending, takes the process's output directly, unlabelled: for
+ * a process that must outlive the code that started it (a test file that restarts a service).
+ */
+function startProcess(app, env, { output = process.stdout, outputFd, extraEnv = {}, nodeArgs = [] } = {}) {
   const child = spawn(process.execPath, [...nodeArgs, mainOf(app)], {
     env: { ...process.env, ...extraEnv, ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
+    stdio: outputFd === undefined ? ['ignore', 'pipe', 'pipe'] : ['ignore', outputFd, outputFd],
   });
+  if (outputFd !== undefined) return child;
   const label = `[${app}]`.padEnd(12);
   // Kept so that a process that dies while starting says why, even when `output` is a file.
   child.outputTail = [];

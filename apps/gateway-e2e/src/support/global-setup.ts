@@ -68,7 +68,9 @@ export default async function globalSetup(): Promise<void> {
   await stack.dropDatabases(layout);
   stack.runMigrations(layout, extraEnv);
   mkdirSync(dirname(STACK_LOG_FILE), { recursive: true });
-  const running = await stack.startStack(layout, { extraEnv, output: createWriteStream(STACK_LOG_FILE) });
+  // Appending (after emptying it), as the services a test restarts do: a stream at its own offset would overwrite their lines.
+  writeFileSync(STACK_LOG_FILE, '');
+  const running = await stack.startStack(layout, { extraEnv, output: createWriteStream(STACK_LOG_FILE, { flags: 'a' }) });
   (globalThis as Record<string, unknown>).__petstoreStack = running;
   mkdirSync(dirname(STACK_STATE_FILE), { recursive: true });
   const prism = await startPrism(layout.urls.gateway);

@@ -1,4 +1,4 @@
-import { createWriteStream, readFileSync, writeFileSync } from 'node:fs';
+import { closeSync, openSync, readFileSync, writeFileSync } from 'node:fs';
 import { STACK_LOG_FILE, STACK_STATE_FILE, type StackState } from './stack-state';
 
 // eslint-disable-next-line @nx/enforce-module-boundaries
@@ -108,7 +108,10 @@ export async function stopService(name: string): Promise<void> {
 /** Starts a stopped service again with the same environment and waits until it is ready. */
 export async function startService(name: string): Promise<void> {
   const state = stackState();
-  const child = launcher.startProcess(name, state.envs[name], { extraEnv: state.extraEnv, output: createWriteStream(STACK_LOG_FILE, { flags: 'a' }) });
+  // Straight into the log file: a pipe read by this test file would stop being read when the file ends.
+  const outputFd = openSync(STACK_LOG_FILE, 'a');
+  const child = launcher.startProcess(name, state.envs[name], { extraEnv: state.extraEnv, outputFd });
+  closeSync(outputFd);
   child.unref();
   await launcher.waitUntilReady(state.urls[name], child);
   state.pids[name] = child.pid;
