@@ -48,9 +48,8 @@ export function createLogger({ service, level = 'log', destination }: LoggerOpti
     formatters: { level: (label: string) => ({ level: label }) },
     mixin: contextFields,
   };
-  // Node's own stdout, not pino's writer on fd 1: with a pipe whose reader fell behind during a
-  // burst, pino's writer met EAGAIN and a service's lines stopped for good while it went on
-  // working. Node writes a pipe as a blocking write on Linux and handles that case itself.
+  // Node's own stdout rather than a second writer on fd 1: the few lines a process writes
+  // itself (`migrate`'s summary) and the log lines go through one stream, in order.
   return pino(options, destination ?? process.stdout);
 }
 
