@@ -24,10 +24,16 @@ describe('the trace of an order', () => {
     expect(placed.status).toBe(201);
     expect(await decided(placed.body.id)).toMatchObject({ status: 'approved' });
 
-    // Each process exports on its own schedule: wait until the decision and the gateway's request are both in.
+    // Each process exports on its own schedule: wait until a span of every hop is in.
     const gatewayRequest = (span: ReceivedSpan) => span.service === 'gateway' && span.kind === 'server';
-    const decision_ = messaging('orders', 'consumer', 'StockReserved');
-    const spans = await traceWith(traceId, (span, all) => decision_(span) && all.some(gatewayRequest));
+    const hops = [
+      gatewayRequest,
+      messaging('orders', 'producer', 'OrderPlaced'),
+      messaging('inventory', 'consumer', 'OrderPlaced'),
+      messaging('inventory', 'producer', 'StockReserved'),
+      messaging('orders', 'consumer', 'StockReserved'),
+    ];
+    const spans = await traceWith(traceId, (_span, all) => hops.every((hop) => all.some(hop)));
 
     // The gateway: the HTTP request, child of the client's span, and its RPC call to orders.
     const request = theSpan(spans, 'gateway HTTP server span', gatewayRequest);
