@@ -220,11 +220,11 @@ async function main() {
   }
 
   /** Open loop at `rate` orders/s; placed → decided as recorded by the database (no polling load). */
-  async function atRate(target, rate) {
+  async function atRate(target, rate, seconds = RATE_SECONDS) {
     const since = await dbNow(target.db);
     const placement = await cannon({
       url: target.url,
-      duration: RATE_SECONDS,
+      duration: seconds,
       overallRate: rate,
       connections: Math.max(CONNECTIONS, Math.ceil(rate / 10)),
       requests: [target.request()],
@@ -271,24 +271,12 @@ async function main() {
     const tablesAtStart = await messagingTables(stackLayout);
     const minutes = [];
     for (let minute = 1; minute <= SOAK_MINUTES; minute += 1) {
-      const result = await atRateFor(target, SOAK_RATE, 60);
+      const result = await atRate(target, SOAK_RATE, 60);
       minutes.push({ minute, ...result });
       log(`soak minute ${minute}: p50 ${result.decisionP50} ms, p99 ${result.decisionP99} ms`);
     }
     const tablesAtEnd = await messagingTables(stackLayout);
     return { rate: SOAK_RATE, minutes, tablesAtStart, tablesAtEnd };
-  }
-
-  async function atRateFor(target, rate, seconds) {
-    const since = await dbNow(target.db);
-    const placement = await cannon({
-      url: target.url,
-      duration: seconds,
-      overallRate: rate,
-      connections: Math.max(CONNECTIONS, Math.ceil(rate / 10)),
-      requests: [target.request()],
-    });
-    return { achievedRate: placement.requestsPerSecond, failed: placement.failed, ...(await decisions(target, since)) };
   }
 }
 
