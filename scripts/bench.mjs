@@ -108,7 +108,14 @@ async function main() {
       headers: { ...headers, ...extraHeaders },
       setupRequest: (request) => ({ ...request, body: JSON.stringify({ petId: nextPetId(), quantity: 1 }) }),
     });
-    const ours = { url: `${gateway}/v1/store/orders`, db: ordersDb, table: 'store_order', request: orderRequest, processes: running.processes };
+    const ours = {
+      url: `${gateway}/v1/store/orders`,
+      db: ordersDb,
+      table: 'store_order',
+      request: orderRequest,
+      processes: running.processes,
+      stages: (since) => sagaStages(layout, namespace, since),
+    };
 
     if (SECTIONS.has('reads')) results.reads = await readPath(layout, category);
 
@@ -231,6 +238,7 @@ async function main() {
     });
     const decided = await decisions(target, since);
     return {
+      ...(target.stages && { stages: await target.stages(since) }),
       offeredRate: rate,
       achievedRate: placement.requestsPerSecond,
       created: placement.ok,
@@ -397,6 +405,78 @@ async function decisions({ db, table }, since) {
     decisionP50: round(row.latency?.[0]),
     decisionP99: round(row.latency?.[1]),
   };
+}
+
+/**
+ * Where placed → decided goes, per order, from what the stack records anyway (no tracing):
+ * the order's insert, OrderPlaced on Kafka (the relay's send time), the reservation's insert in
+ * inventory, its answer on Kafka, the decision's update. Database times are transaction starts.
+ */
+async function sagaStages(layout, namespace, since) {
+  const query = async (url, sql) => {
+    const client = new pg.Client({ connectionString: url });
+    await client.connect();
+    try {
+      return (await client.query(sql, [since])).rows;
+    } finally {
+      await client.end();
+    }
+  };
+  const epochMs = (column) => `extract(epoch from ${column}) * 1000 as ${column.replace(/^.*\./, '')}`;
+  const orders = await query(layout.envs.orders.DATABASE_URL, `select id, ${epochMs('created_at')}, ${epochMs('updated_at')} from store_order where created_at >= $1 and status <> 'placed'`);
+  const reserved = new Map((await query(layout.envs.inventory.DATABASE_URL, `select order_id, ${epochMs('created_at')} from reservation where created_at >= $1`)).map((r) => [String(r.order_id), r.created_at]));
+  const sent = await sentAt(layout, namespace, new Date(since).getTime() - 1000, ['orders.order.v1', 'inventory.stock.v1']);
+  const gaps = { 'placed → OrderPlaced sent': [], '→ reservation': [], '→ stock event sent': [], '→ decided': [] };
+  for (const order of orders) {
+    const id = String(order.id);
+    const times = [order.created_at, sent.get(`OrderPlaced ${id}`), reserved.get(id), sent.get(`stock ${id}`), order.updated_at];
+    if (times.some((time) => time === undefined)) continue;
+    Object.values(gaps).forEach((list, i) => list.push(times[i + 1] - times[i]));
+  }
+  return Object.fromEntries(Object.entries(gaps).map(([name, list]) => [name, { p50: round(percentile(list, 0.5)), p90: round(percentile(list, 0.9)) }]));
+}
+
+/** When the relays sent each order's events (the Kafka message timestamp, set by the producer), from `fromMs` on. */
+async function sentAt(layout, namespace, fromMs, topics) {
+  const kafka = new Kafka({ clientId: 'bench-stages', brokers: layout.envs.orders.KAFKA_BROKERS.split(','), logLevel: logLevel.ERROR });
+  const admin = kafka.admin();
+  await admin.connect();
+  const ranges = [];
+  for (const topic of topics.map((name) => `${namespace}${name}`)) {
+    const ends = await admin.fetchTopicOffsets(topic);
+    const starts = await admin.fetchTopicOffsetsByTimestamp(topic, fromMs);
+    for (const { partition, high } of ends) ranges.push({ topic, partition, from: starts.find((s) => s.partition === partition).offset, to: high });
+  }
+  await admin.disconnect();
+  const sent = new Map();
+  const consumer = kafka.consumer({ groupId: `bench-stages-${randomBytes(4).toString('hex')}` });
+  await consumer.connect();
+  await consumer.subscribe({ topics: [...new Set(ranges.map((r) => r.topic))] });
+  let left = ranges.filter((r) => Number(r.from) < Number(r.to)).length;
+  let finished;
+  const done = new Promise((resolve) => (finished = resolve));
+  if (left === 0) finished();
+  await consumer.run({
+    eachBatch: async ({ batch }) => {
+      const range = ranges.find((r) => r.topic === batch.topic && r.partition === batch.partition);
+      for (const message of batch.messages) {
+        if (Number(message.offset) >= Number(range.to)) break;
+        const event = JSON.parse(message.value.toString());
+        const kind = event.type === 'OrderPlaced' ? 'OrderPlaced' : /^Stock(Reserved|ReservationRejected)$/.test(event.type) ? 'stock' : null;
+        if (kind && event.payload.orderId !== undefined) sent.set(`${kind} ${event.payload.orderId}`, Number(message.timestamp));
+        if (Number(message.offset) === Number(range.to) - 1 && --left === 0) finished();
+      }
+    },
+  });
+  for (const range of ranges) consumer.seek({ topic: range.topic, partition: range.partition, offset: range.from });
+  await done;
+  await consumer.disconnect();
+  return sent;
+}
+
+function percentile(sorted, p) {
+  const list = [...sorted].sort((a, b) => a - b);
+  return list.length === 0 ? null : list[Math.min(list.length - 1, Math.floor(p * list.length))];
 }
 
 /** Rows and size of the messaging tables of every service database. */
@@ -597,6 +677,12 @@ function writeReport(results) {
       ['pipeline', 'offered/s', 'placed/s', '201s', 'failed', '201 p50 ms', '201 p99 ms', 'decided/s', 'placed→decided p50 ms', 'p99 ms'],
       [...rateRows('stack', results.rates ?? []), ...rateRows('floor', results.floorRates ?? [])],
     ));
+    const staged = (results.rates ?? []).filter((r) => r.stages);
+    if (staged.length > 0) {
+      const names = Object.keys(staged[0].stages);
+      out.push('', 'Where the stack\'s placed → decided goes, per order (p50 / p90 ms of each stage; database times are transaction starts, Kafka times the relay\'s send):', '');
+      out.push(...table(['offered/s', ...names], staged.map((r) => [r.offeredRate, ...names.map((name) => `${r.stages[name].p50} / ${r.stages[name].p90}`)])));
+    }
   }
   if (results.wait) {
     out.push('', '### `Prefer: wait=5` (what a client sees: the 201 carries the decision)', '');
