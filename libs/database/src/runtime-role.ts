@@ -22,7 +22,8 @@ const quoteLiteral = (text: string) => `'${text.replace(/'/g, "''")}'`;
 /**
  * Least privilege for the serving process, applied by the migrate step (which runs as an owner):
  * the runtime role logs in, can connect to this database only (PUBLIC loses CONNECT on it), and
- * may read and write the rows of its tables, but owns nothing and cannot create, alter or drop.
+ * may read and write the rows of its tables (TRUNCATE too, which only deletes every row at once:
+ * the outbox relay empties its table so), but owns nothing and cannot create, alter or drop.
  * Idempotent: every migrate run brings the grants in line with the tables that exist now.
  */
 export async function grantRuntimeRole(orm: MikroORM, database: string, role: RuntimeRole): Promise<void> {
@@ -40,8 +41,8 @@ export async function grantRuntimeRole(orm: MikroORM, database: string, role: Ru
   await connection.execute(`grant connect on database ${quoteIdent(database)} to ${name}`);
   await connection.execute(`revoke create on schema public from public`);
   await connection.execute(`grant usage on schema public to ${name}`);
-  await connection.execute(`grant select, insert, update, delete on all tables in schema public to ${name}`);
+  await connection.execute(`grant select, insert, update, delete, truncate on all tables in schema public to ${name}`);
   await connection.execute(`grant usage, select, update on all sequences in schema public to ${name}`);
   // The migrations' own bookkeeping stays the owner's.
-  await connection.execute(`revoke insert, update, delete on mikro_orm_migrations from ${name}`);
+  await connection.execute(`revoke insert, update, delete, truncate on mikro_orm_migrations from ${name}`);
 }

@@ -231,6 +231,60 @@ describe('messaging (outbox relay and idempotent consumer) against PostgreSQL an
       }
     });
 
+    it('empties its table once enough went through, never while a writer holds it, and loses nothing', async () => {
+      const relay = new OutboxRelay(
+        orm,
+        new MessagingKafka({ clientId: 'emptying', brokers, namespace, logLevel: LogLevel.NOTHING }),
+        { ...defaultRelaySettings, emptyOutboxAfterRows: 5 },
+        relayOptions,
+      );
+      const writer = writerFor(relay);
+      const outboxBytes = async () =>
+        Number((await orm.em.fork().execute(`select pg_relation_size('outbox_event') as bytes`))[0].bytes);
+      relay.start();
+      try {
+        // A writer in the middle of its transaction holds the table: the relay publishes around it and deletes row by row.
+        const held = orderPlaced(502);
+        let release!: () => void;
+        const releasing = new Promise<void>((resolve) => (release = resolve));
+        let inserted!: () => void;
+        const insertedHeld = new Promise<void>((resolve) => (inserted = resolve));
+        const holder = orm.em.fork().transactional(async (em) => {
+          await em.execute(
+            `insert into outbox_event (event_id, topic, key, type, envelope) values (?, ?, ?, ?, ?)`,
+            [held.eventId, Topics.ordersOrder, held.key, held.type, JSON.stringify(held)],
+          );
+          inserted();
+          await releasing;
+        });
+        await insertedHeld;
+        const first = Array.from({ length: 6 }, () => orderPlaced(502));
+        await orm.em.fork().transactional(async (em) => {
+          for (const event of first) writer.add(em, event);
+        });
+        await probe.waitFor((event) => event.eventId === first[5].eventId, 5000);
+        expect(await outboxBytes()).toBeGreaterThan(0);
+
+        release();
+        await holder;
+        const heldPublished = once(relay.events, 'published');
+        relay.wake();
+        await heldPublished;
+        // Nothing else was waiting after that batch: the table gave its pages back.
+        expect(await outboxBytes()).toBe(0);
+
+        const next = orderPlaced(502);
+        await orm.em.fork().transactional(async (em) => {
+          writer.add(em, next);
+        });
+        await probe.waitFor((event) => event.eventId === next.eventId, 5000);
+        const published = probe.messages().filter((m) => m.envelope?.key === '502').map((m) => m.envelope?.eventId);
+        expect(published).toEqual([...first, held, next].map((event) => event.eventId));
+      } finally {
+        await relay.stop();
+      }
+    });
+
     it('is relayed by one replica at a time; another takes over when its session ends', async () => {
       const settings = {
         ...defaultRelaySettings,

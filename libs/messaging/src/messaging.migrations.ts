@@ -88,10 +88,25 @@ export class Migration20261124000000_bounded_messaging extends Migration {
   }
 }
 
+/**
+ * The relay finds unnumbered rows through an index that holds only them: a scan of the table
+ * itself walks every deleted row that has not been vacuumed yet.
+ */
+export class Migration20261124010000_outbox_unnumbered_index extends Migration {
+  override async up(): Promise<void> {
+    this.addSql('create index outbox_event_unnumbered_idx on outbox_event (seq) where publish_seq is null');
+  }
+
+  override async down(): Promise<void> {
+    this.addSql('drop index if exists outbox_event_unnumbered_idx');
+  }
+}
+
 /** Add to a service's `migrationsList` (the apps are bundled, so migrations are listed, not scanned). */
 export const messagingMigrations = [
   { name: 'Migration20261122000000_messaging', class: Migration20261122000000_messaging },
   { name: 'Migration20261124000000_bounded_messaging', class: Migration20261124000000_bounded_messaging },
+  { name: 'Migration20261124010000_outbox_unnumbered_index', class: Migration20261124010000_outbox_unnumbered_index },
 ];
 
 /** Add to a service's `entities`. */

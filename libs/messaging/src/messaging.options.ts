@@ -13,6 +13,8 @@ export interface RelaySettings {
   backoff: Backoff;
   /** Longest a shutdown waits for the last batch. */
   flushTimeoutMs: number;
+  /** Published rows after which the relay empties the table (TRUNCATE) at its next chance, so that its size stays bounded without vacuum. */
+  emptyOutboxAfterRows: number;
 }
 
 export interface ConsumerSettings {
@@ -46,6 +48,7 @@ export const defaultRelaySettings: RelaySettings = {
   purgeIntervalMs: 60 * 60 * 1000,
   backoff: { initialMs: 200, maxMs: 5000 },
   flushTimeoutMs: 5000,
+  emptyOutboxAfterRows: 10_000,
 };
 
 export const defaultConsumerSettings: ConsumerSettings = {

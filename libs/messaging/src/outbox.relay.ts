@@ -60,11 +60,12 @@ const LEADER_LOCK = "hashtext('petstore.outbox-relay')";
 const WAKE_CHANNEL = 'petstore_outbox';
 
 /*
- * The claim numbers fresh rows in `seq` order, after any that were numbered before and are
- * still here (a failed or interrupted publish), and commits the numbers before the publish:
- * every copy of an event that Kafka may ever get carries the same number, and along each
- * partition the numbers only grow. Under load it also deletes the rows the previous batch
- * published ($2), which saves a round trip per batch.
+ * The claim numbers fresh rows in `seq` order (found through the partial index on unnumbered
+ * rows, so its cost does not grow with the deleted rows the table still holds), after any that
+ * were numbered before and are still here ($3: only after a failed or interrupted publish), and
+ * commits the numbers before the publish: every copy of an event that Kafka may ever get carries
+ * the same number, and along each partition the numbers only grow. Under load it also deletes the
+ * rows the previous batch published ($2), which saves a round trip per batch.
  */
 const CLAIM = `
   with published as (
@@ -82,10 +83,27 @@ const CLAIM = `
     returning o.seq, o.publish_seq, o.event_id, o.topic, o.key, o.type, o.envelope, o.traceparent, o.tracestate
   )
   select seq, publish_seq, event_id, topic, key, type, envelope, traceparent, tracestate
-    from outbox_event where publish_seq is not null and seq <> all($2::bigint[])
+    from outbox_event where $3::boolean and publish_seq is not null and seq <> all($2::bigint[])
   union all
   select * from numbered
   order by publish_seq`;
+
+/*
+ * Deleted rows keep their pages until a vacuum, and a server may run without autovacuum: once
+ * enough rows went through, the relay empties the table at a moment when it holds only the
+ * batch just published (TRUNCATE gives every page back at once). NOWAIT: writers never queue
+ * behind it, and when rows are waiting nothing happens; it is tried again after the next batch.
+ */
+const EMPTY_OUTBOX = `
+  do $$ begin
+    lock table outbox_event in access exclusive mode nowait;
+    if exists (select 1 from outbox_event where publish_seq is null) then
+      raise exception 'events are waiting' using errcode = '55006';
+    end if;
+    truncate outbox_event;
+  end $$`;
+/** PostgreSQL's codes for a lock NOWAIT could not take, and for the table in use (rows waiting). */
+const NOT_NOW = new Set(['55P03', '55006']);
 
 /**
  * Publishes committed outbox rows. One replica of a service leads: it holds a session lock on
@@ -115,6 +133,10 @@ export class OutboxRelay {
   private notifyAgain = false;
   /** Rows on Kafka and still in the outbox: the next claim deletes them. */
   private publishedRows: string[] = [];
+  /** Numbered rows may be left from a failed publish or an earlier leader: the next claim takes them first. */
+  private leftoversPossible = true;
+  /** Rows published since the outbox was last emptied. */
+  private publishedSinceEmptied = 0;
 
   constructor(
     private readonly orm: MikroORM,
@@ -196,6 +218,7 @@ export class OutboxRelay {
         const { rows } = await session.query<{ source: string }>('select source from outbox_relay');
         if (!rows[0]) throw new Error('outbox_relay has no row: run the migrations');
         this.source = rows[0].source;
+        this.leftoversPossible = true;
         attempt = 0;
         this.logger.log('Relaying the outbox');
         this.events.emit('leading');
@@ -250,6 +273,7 @@ export class OutboxRelay {
 
   private scheduleRetry({ count, error }: { count: number; error: Error }): void {
     this.failures += 1;
+    this.leftoversPossible = true;
     const delay = backoffDelay(this.failures, this.settings.backoff);
     this.logger.warn(`Publishing ${count} outbox event(s) failed (${error.message}); retrying in ${delay} ms`);
     relayPublishFailures.inc();
@@ -265,8 +289,13 @@ export class OutboxRelay {
     const session = this.session;
     const source = this.source;
     if (!session || !source) return { kind: 'empty' };
-    const { rows } = await session.query<ClaimedRow>(CLAIM, [this.settings.batchSize, this.publishedRows]);
+    const { rows } = await session.query<ClaimedRow>(CLAIM, [
+      this.settings.batchSize,
+      this.publishedRows,
+      this.leftoversPossible,
+    ]);
     this.publishedRows = [];
+    this.leftoversPossible = false;
     if (rows.length === 0) return { kind: 'empty' };
     const seqs = rows.map((row) => row.seq);
     const startedAt = performance.now();
@@ -284,9 +313,7 @@ export class OutboxRelay {
     relayPublishSeconds.observe((performance.now() - startedAt) / 1000);
     // Kafka has the events and the outbox still too: a crash here publishes them again, with the same numbers.
     crashPoint('relay.after-publish');
-    // More is waiting: the next claim deletes these; otherwise they go now.
-    if (this.wokenWhileDraining || rows.length >= this.settings.batchSize) this.publishedRows = seqs;
-    else await session.query('delete from outbox_event where seq = any($1::bigint[])', [seqs]);
+    await this.remove(session, seqs);
     relayPublishedEvents.inc(rows.length);
     this.events.emit('published', {
       count: rows.length,
@@ -294,6 +321,32 @@ export class OutboxRelay {
       lastPublishSeq: Number(rows[rows.length - 1].publish_seq),
     });
     return { kind: 'published', count: rows.length };
+  }
+
+  /** Deletes published rows: now, with the next claim when more is waiting, or all at once by emptying the table. */
+  private async remove(session: Client, seqs: string[]): Promise<void> {
+    this.publishedSinceEmptied += seqs.length;
+    if (this.publishedSinceEmptied >= this.settings.emptyOutboxAfterRows && (await this.emptied(session))) {
+      this.publishedSinceEmptied = 0;
+    } else if (this.wokenWhileDraining || seqs.length >= this.settings.batchSize) {
+      this.publishedRows = seqs;
+    } else {
+      await session.query('delete from outbox_event where seq = any($1::bigint[])', [seqs]);
+    }
+  }
+
+  /** Truncates the outbox when it holds only the batch just published; false when it could not now. */
+  private async emptied(session: Client): Promise<boolean> {
+    if (this.leftoversPossible) return false;
+    try {
+      await session.query(EMPTY_OUTBOX);
+      return true;
+    } catch (error) {
+      if (!NOT_NOW.has((error as { code?: string }).code ?? '')) {
+        this.logger.warn(`Emptying the outbox failed: ${asError(error).message}`);
+      }
+      return false;
+    }
   }
 
   private async publish(source: string, rows: ClaimedRow[]): Promise<void> {
