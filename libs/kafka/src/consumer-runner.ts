@@ -82,8 +82,8 @@ export interface ConsumerRunnerOptions {
   partitionsConsumedConcurrently?: number;
   /**
    * Commit the resolved offsets at most this often instead of after every batch (default: after
-   * every batch). Only for handlers that drop redelivered messages themselves: a restart
-   * redelivers what was handled since the last commit.
+   * every batch). Only for handlers that drop redelivered messages themselves: a restart or a
+   * rebalance redelivers what was handled since the last commit.
    */
   commitIntervalMs?: number;
   /** How long the broker may hold a fetch while there is nothing to read (default 500 ms). */
@@ -151,11 +151,14 @@ export async function runConsumer(kafka: Kafka, options: ConsumerRunnerOptions):
   });
   const deadLetters = createIdempotentProducer(kafka);
 
+  // kafkajs commits after every batch whatever its interval says: with an interval, the runner
+  // commits itself, once the interval has passed, and a batch costs no commit round trip.
+  const committingOnInterval = commitIntervalMs !== undefined;
   const runConfig = {
     partitionsConsumedConcurrently,
     eachBatchAutoResolve: false,
     eachBatch,
-    ...(commitIntervalMs !== undefined && { autoCommitInterval: commitIntervalMs }),
+    ...(committingOnInterval && { autoCommit: false, autoCommitInterval: commitIntervalMs }),
   };
   let joined!: () => void;
   const joinedPromise = new Promise<void>((resolve) => (joined = resolve));
@@ -220,7 +223,14 @@ export async function runConsumer(kafka: Kafka, options: ConsumerRunnerOptions):
    * Offsets are resolved only after their message was handled (or dead-lettered): a stop or a
    * rebalance in the middle of a fetched batch leaves the rest for the next owner.
    */
-  async function eachBatch({ batch, resolveOffset, heartbeat, isRunning, isStale }: EachBatchPayload): Promise<void> {
+  async function eachBatch({
+    batch,
+    resolveOffset,
+    heartbeat,
+    commitOffsetsIfNecessary,
+    isRunning,
+    isStale,
+  }: EachBatchPayload): Promise<void> {
     const { topic, partition, messages } = batch;
     for (let start = 0; start < messages.length; start += maxBatchSize) {
       if (!isRunning() || isStale()) return;
@@ -246,6 +256,7 @@ export async function runConsumer(kafka: Kafka, options: ConsumerRunnerOptions):
         lag: Math.max(0, Number(batch.highWatermark) - 1 - Number(last)),
         seconds: (performance.now() - startedAt) / 1000,
       });
+      if (committingOnInterval) await commitOffsetsIfNecessary();
       await heartbeat();
     }
   }

@@ -196,4 +196,40 @@ describe('@petstore/kafka against the broker', () => {
     expect(committed).toEqual(['b1', 'b2', 'b3', 'b4']);
     expect(batches[0]).toEqual(values);
   });
+
+  it('with a commit interval, commits the handled offsets once it has passed, not after every batch', async () => {
+    const intervalTopic = namespaced(namespace, 'kafka-spec-interval');
+    const groupId = namespaced(namespace, 'kafka-spec-interval');
+    await provisionTopics(admin, [intervalTopic]);
+    const handled = new Collector();
+    const committedOffsets = async () => {
+      const [{ partitions }] = await admin.fetchOffsets({ groupId, topics: [intervalTopic] });
+      return partitions.reduce((sum, { offset }) => sum + Math.max(0, Number(offset)), 0);
+    };
+    running.push(
+      await runConsumer(kafka, {
+        groupId,
+        topics: [intervalTopic],
+        deadLetterTopic,
+        commitIntervalMs: 3000,
+        handle: async (message) => handled.add(message),
+      }),
+    );
+    const send = (value: string) => sendAll(producer, [{ topic: intervalTopic, messages: [{ key: value, value }] }]);
+    await send('i1');
+    await handled.waitFor((m) => text(m) === 'i1');
+    await send('i2');
+    await handled.waitFor((m) => text(m) === 'i2');
+    // Two batches handled within the interval: neither committed anything yet.
+    expect(await committedOffsets()).toBe(0);
+
+    await new Promise((resolve) => setTimeout(resolve, 3000));
+    await send('i3');
+    await handled.waitFor((m) => text(m) === 'i3');
+    // The interval has passed: the batch after it commits everything handled so far.
+    for (let tries = 0; (await committedOffsets()) < 3 && tries < 50; tries++) {
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+    expect(await committedOffsets()).toBe(3);
+  });
 });
