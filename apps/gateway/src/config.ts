@@ -58,5 +58,3 @@ export const gatewayConfigShape = {
 };
 
 export type GatewayConfig = { [K in keyof typeof gatewayConfigShape]: ReturnType<(typeof gatewayConfigShape)[K]> };
-export type RpcAddress = GatewayConfig['catalogRpc'];
-
