@@ -37,14 +37,10 @@ export interface Operation<R extends RouteGenericInterface = RouteGenericInterfa
   handle(request: FastifyRequest<R>, reply: FastifyReply): Promise<unknown>;
 }
 
-/** What the request gate needs of an operation, computed once (its scope follows from its path). */
-export interface OperationConfig {
-  deprecation?: { deprecation: string; sunset: string; sunsetAt: number; successor: string };
-}
-
 declare module 'fastify' {
   interface FastifyContextConfig {
-    operation?: OperationConfig;
+    /** What the request gate sends and checks for a deprecated operation, computed once (its scope follows from its path). */
+    deprecation?: { deprecation: string; sunset: string; sunsetAt: number; successor: string };
   }
 }
 
@@ -65,13 +61,11 @@ export function toRoute<R extends RouteGenericInterface>(operation: Operation<R>
     ...(operation.deprecation && { deprecated: true, 'x-sunset': sunset.toISOString().replace(/\.000Z$/, 'Z') }),
     ...(operation.stability && { 'x-stability-level': operation.stability }),
   };
-  const config: OperationConfig = {
-    deprecation: operation.deprecation && {
-      deprecation: `@${Math.floor(Date.parse(operation.deprecation.since) / 1000)}`,
-      sunset: sunset.toUTCString(),
-      sunsetAt: sunset.getTime(),
-      successor: operation.deprecation.successor,
-    },
+  const deprecation = operation.deprecation && {
+    deprecation: `@${Math.floor(Date.parse(operation.deprecation.since) / 1000)}`,
+    sunset: sunset.toUTCString(),
+    sunsetAt: sunset.getTime(),
+    successor: operation.deprecation.successor,
   };
   const { status } = operation;
   const handle = operation.handle as Operation['handle'];
@@ -79,7 +73,7 @@ export function toRoute<R extends RouteGenericInterface>(operation: Operation<R>
     method,
     url,
     schema,
-    config: { operation: config },
+    config: { deprecation },
     handler: async (request, reply) => {
       const result = await handle(request, reply);
       reply.code(status);

@@ -13,7 +13,7 @@ declare module 'fastify' {
   }
 }
 
-/** Paths served without an API key, for a request no route matched (where there is no route config to read). */
+/** Paths served without an API key: the public routes' patterns, or the path of a request no route matched. */
 const PUBLIC_PATH = /^\/(?:openapi\.json|docs(?:\/.*)?|health\/(?:live|ready))$/s;
 
 const UNAUTHORIZED = new ApiError('UNAUTHORIZED', 'A valid API key is required: Authorization: Bearer <key>', undefined, { 'www-authenticate': 'Bearer' });
@@ -80,11 +80,11 @@ export function requestGate(config: GatewayConfig) {
       return new ApiError('UNSUPPORTED_CONTENT_ENCODING', 'Request bodies are not compressed: send them without Content-Encoding');
     }
 
-    const route = request.routeOptions.config;
-    const operation = route.operation;
-    const path = operation === undefined ? canonicalPath(request.url) : '';
-    if (operation === undefined && PUBLIC_PATH.test(path)) return undefined;
-    const deprecation = operation?.deprecation;
+    const route = request.routeOptions;
+    // A route's own pattern, or for a request no route matched, its path as the scopes read it.
+    const path = route.url ?? canonicalPath(request.url);
+    if (PUBLIC_PATH.test(path)) return undefined;
+    const { deprecation } = route.config;
     if (deprecation) {
       const params = request.params as Record<string, string>;
       const successor = deprecation.successor.replace(/\{(\w+)\}/g, (_, name: string) => encodeURIComponent(params[name] ?? ''));
@@ -107,7 +107,7 @@ export function requestGate(config: GatewayConfig) {
       }
     }
 
-    const scope = requiredScope(request.method, operation ? (route.url ?? '') : path);
+    const scope = requiredScope(request.method, path);
     if (scope !== undefined && !grants(principal.scopes, scope)) return new ApiError('FORBIDDEN', `The API key lacks the scope ${scope}`);
 
     if (deprecation && Date.now() >= deprecation.sunsetAt) {
