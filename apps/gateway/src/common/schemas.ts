@@ -55,9 +55,16 @@ export const After = {
 /** A repeatable query parameter. */
 export const repeatable = (item: Schema, description: string): Schema => ({ type: 'array', items: item, maxItems: MAX_ITEMS, description });
 
-export function query(properties: Record<string, Schema> = {}): Schema {
-  return { type: 'object', properties, additionalProperties: false };
+/** An object with these properties, of which `required` are always there; `more` adds keywords. */
+export function object(properties: Record<string, Schema>, required: readonly string[] = [], more: Schema = {}): Schema {
+  return { type: 'object', ...(required.length > 0 && { required }), properties, ...more };
 }
+
+/** What a client sends, a body or a query: only what it lists (API.md §3: unknown fields and parameters are refused). */
+export const input = (properties: Record<string, Schema> = {}, required: readonly string[] = [], more: Schema = {}): Schema =>
+  object(properties, required, { additionalProperties: false, ...more });
+
+export const query = (properties: Record<string, Schema> = {}): Schema => input(properties);
 
 /** A list's query: its filters, then the paging parameters (API.md §3). */
 export const pageQuery = (filters: Record<string, Schema> = {}, after: Schema = After): Schema => query({ ...filters, limit: Limit, after });
