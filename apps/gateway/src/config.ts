@@ -20,20 +20,10 @@ import { DEV_API_KEY, parseApiKeys, type ApiKeyConfig } from './auth/api-keys';
 export const apiKeys: Reader<ApiKeyConfig[]> = (env: Env) => {
   const production = nodeEnv(env) === 'production';
   const text = env['API_KEYS']?.trim();
-  if (!text) {
-    if (production) throw new ConfigError('API_KEYS', 'is required in production (a JSON array of { name, key | sha256, scopes })');
-    return [DEV_API_KEY];
-  }
-  let keys: ApiKeyConfig[];
-  try {
-    keys = parseApiKeys(text);
-  } catch (error) {
-    throw new ConfigError('API_KEYS', (error as Error).message);
-  }
-  if (keys.length === 0 && production) throw new ConfigError('API_KEYS', 'must list at least one key in production');
-  if (production && keys.some((key) => key.key === DEV_API_KEY.key)) {
-    throw new ConfigError('API_KEYS', 'must not contain the development key in production');
-  }
+  if (!text && production) throw new ConfigError('API_KEYS', 'is required in production (a JSON array of { name, key | sha256, scopes })');
+  const keys = text ? parseApiKeys(text) : [DEV_API_KEY];
+  if (production && keys.length === 0) throw new ConfigError('API_KEYS', 'must list at least one key in production');
+  if (production && keys.some((key) => key.key === DEV_API_KEY.key)) throw new ConfigError('API_KEYS', 'must not contain the development key in production');
   return keys;
 };
 

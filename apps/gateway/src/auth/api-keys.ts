@@ -1,3 +1,4 @@
+import { ConfigError } from '@petstore/config';
 import { createHash, timingSafeEqual } from 'node:crypto';
 import { SCOPES, type Scope } from './scopes';
 
@@ -23,18 +24,18 @@ const TOKEN68 = /^[A-Za-z0-9\-._~+/]+=*$/;
 const SHA256_HEX = /^[0-9a-fA-F]{64}$/;
 const NAME = /^[A-Za-z0-9._:-]{1,64}$/;
 
-/** Reads the JSON of `API_KEYS`; the message of an error names the entry at fault. */
+/** Reads the JSON of `API_KEYS`; the message of an error names the variable and the entry at fault. */
 export function parseApiKeys(json: string): ApiKeyConfig[] {
   let value: unknown;
   try {
     value = JSON.parse(json);
   } catch {
-    throw new Error('must be a JSON array of { name, key | sha256, scopes }');
+    // Refused below, like any other value that is not an array.
   }
-  if (!Array.isArray(value)) throw new Error('must be a JSON array of { name, key | sha256, scopes }');
+  if (!Array.isArray(value)) throw new ConfigError('API_KEYS', 'must be a JSON array of { name, key | sha256, scopes }');
   const names = new Set<string>();
   return value.map((entry: unknown, index) => {
-    const problem = (text: string) => new Error(`entry ${index}: ${text}`);
+    const problem = (text: string) => new ConfigError('API_KEYS', `entry ${index}: ${text}`);
     if (typeof entry !== 'object' || entry === null || Array.isArray(entry)) throw problem('must be an object');
     const { name, key, sha256, scopes, ...rest } = entry as Record<string, unknown>;
     const unknown = Object.keys(rest);
