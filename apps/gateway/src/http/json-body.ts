@@ -35,17 +35,12 @@ export function parseJsonBody(raw: Buffer): unknown {
  */
 export function registerBodyParsers(fastify: FastifyInstance): void {
   fastify.removeAllContentTypeParsers();
-  fastify.addContentTypeParser(JSON_MEDIA_TYPE, { parseAs: 'buffer', bodyLimit: BODY_LIMIT }, (_: FastifyRequest, body: Buffer, done) => {
-    try {
-      const value = parseJsonBody(body);
-      if (value === null) throw validationFailed([{ field: 'body', message: 'must not be null' }]);
-      done(null, value);
-    } catch (error) {
-      done(error as Error, undefined);
-    }
+  fastify.addContentTypeParser(JSON_MEDIA_TYPE, { parseAs: 'buffer', bodyLimit: BODY_LIMIT }, async (_: FastifyRequest, body: Buffer) => {
+    const value = parseJsonBody(body);
+    if (value === null) throw validationFailed([{ field: 'body', message: 'must not be null' }]);
+    return value;
   });
-  fastify.addContentTypeParser('*', { parseAs: 'buffer', bodyLimit: BODY_LIMIT }, (_: FastifyRequest, body: Buffer, done) => {
-    if (body.length === 0) done(null, undefined);
-    else done(new ApiError('UNSUPPORTED_CONTENT_TYPE', 'The request body must be JSON (application/json)'), undefined);
+  fastify.addContentTypeParser('*', { parseAs: 'buffer', bodyLimit: BODY_LIMIT }, async (_: FastifyRequest, body: Buffer) => {
+    if (body.length > 0) throw new ApiError('UNSUPPORTED_CONTENT_TYPE', 'The request body must be JSON (application/json)');
   });
 }
