@@ -20,14 +20,12 @@ import { ordersOperations } from './orders/orders.routes';
 import { petsOperations } from './pets/pets.routes';
 import { Upstream } from './upstream/upstream';
 
-/** How long a request may take to arrive, and how many connections are open at once. */
-export interface HttpLimits {
-  /** Headers and body together (API.md §4: 408 after it); also the bound of the headers alone. */
-  requestTimeoutMs: number;
-  maxConnections: number;
-}
-
-export const HTTP_LIMITS: HttpLimits = { requestTimeoutMs: 10_000, maxConnections: 4096 };
+/**
+ * How long a request may take to arrive (headers and body together, API.md §4: 408 after it;
+ * also the bound of the headers alone), and how many connections are open at once.
+ */
+const HTTP_LIMITS = { requestTimeoutMs: 10_000, maxConnections: 4096 };
+export type HttpLimits = typeof HTTP_LIMITS;
 
 const logger = new Logger('Gateway');
 

@@ -67,8 +67,7 @@ export function toRoute<R extends RouteGenericInterface>(operation: Operation<R>
     sunsetAt: sunset.getTime(),
     successor: operation.deprecation.successor,
   };
-  const { status } = operation;
-  const handle = operation.handle as Operation['handle'];
+  const { status, handle } = operation as Operation;
   return {
     method,
     url,
