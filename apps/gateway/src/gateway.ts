@@ -13,7 +13,7 @@ import { BODY_LIMIT, registerBodyParsers } from './http/json-body';
 import { swaggerOptions } from './http/openapi';
 import { toRoute } from './http/operation';
 import { requestGate, rewriteUrl } from './http/request-gate';
-import { genReqId } from './http/request-id';
+import { requestIdFor } from './http/request-id';
 import { requestFormDetails, validatorCompiler } from './http/validation';
 import { inventoryOperations } from './inventory/inventory.routes';
 import { ordersOperations } from './orders/orders.routes';
@@ -57,7 +57,8 @@ export async function createGateway(config: GatewayConfig, limits: Partial<HttpL
   const app = Fastify({
     logger: false,
     bodyLimit: BODY_LIMIT,
-    genReqId,
+    // The id becomes `request.id`, so it is decided once, before routing.
+    genReqId: (raw) => requestIdFor(raw.headers['x-request-id']),
     clientErrorHandler,
     rewriteUrl: (raw) => rewriteUrl(raw.url ?? '/'),
     requestTimeout: requestTimeoutMs,
@@ -76,10 +77,7 @@ export async function createGateway(config: GatewayConfig, limits: Partial<HttpL
   app.setValidatorCompiler(validatorCompiler(namedSchemas));
   app.setSerializerCompiler(() => (data) => JSON.stringify(data));
   registerBodyParsers(app);
-  app.addHook('onRequest', (request, _reply, done) => {
-    nameHttpServerSpan(request.method, request.routeOptions.url);
-    done();
-  });
+  app.addHook('onRequest', async (request) => nameHttpServerSpan(request.method, request.routeOptions.url));
   app.addHook('onRequest', requestGate(config));
   app.setErrorHandler(onError);
   app.setNotFoundHandler((request, reply) => sendError(reply, new ApiError('NOT_FOUND', `There is nothing at ${pathOf(request.url)}`)));
