@@ -1,31 +1,5 @@
-import {
-  ConfigError,
-  hostPort,
-  instant,
-  int,
-  logLevel,
-  nodeEnv,
-  port,
-  str,
-  type Env,
-  type Reader,
-} from '@petstore/config';
-import { DEV_API_KEY, parseApiKeys, type ApiKeyConfig } from './auth/api-keys';
-
-/**
- * `API_KEYS`: a JSON array of `{ name, key | sha256, scopes }`. Outside production an unset
- * variable means the documented development key; production refuses to start without keys
- * and refuses that key.
- */
-export const apiKeys: Reader<ApiKeyConfig[]> = (env: Env) => {
-  const production = nodeEnv(env) === 'production';
-  const text = env['API_KEYS']?.trim();
-  if (!text && production) throw new ConfigError('API_KEYS', 'is required in production (a JSON array of { name, key | sha256, scopes })');
-  const keys = text ? parseApiKeys(text) : [DEV_API_KEY];
-  if (production && keys.length === 0) throw new ConfigError('API_KEYS', 'must list at least one key in production');
-  if (production && keys.some((key) => key.key === DEV_API_KEY.key)) throw new ConfigError('API_KEYS', 'must not contain the development key in production');
-  return keys;
-};
+import { hostPort, instant, int, logLevel, nodeEnv, port, str } from '@petstore/config';
+import { apiKeys } from './auth/api-keys';
 
 export const gatewayConfigShape = {
   nodeEnv,

@@ -1,4 +1,4 @@
-import { ConfigError } from '@petstore/config';
+import { ConfigError, nodeEnv, type Reader } from '@petstore/config';
 import { createHash, timingSafeEqual } from 'node:crypto';
 import { SCOPES, type Scope } from './scopes';
 
@@ -57,6 +57,21 @@ export function parseApiKeys(json: string): ApiKeyConfig[] {
     return { name, ...(key !== undefined ? { key: key as string } : { sha256: (sha256 as string).toLowerCase() }), scopes };
   });
 }
+
+/**
+ * `API_KEYS`: a JSON array of `{ name, key | sha256, scopes }`. Outside production an unset
+ * variable means the documented development key; production refuses to start without keys
+ * and refuses that key.
+ */
+export const apiKeys: Reader<ApiKeyConfig[]> = (env) => {
+  const production = nodeEnv(env) === 'production';
+  const text = env['API_KEYS']?.trim();
+  if (!text && production) throw new ConfigError('API_KEYS', 'is required in production (a JSON array of { name, key | sha256, scopes })');
+  const keys = text ? parseApiKeys(text) : [DEV_API_KEY];
+  if (production && keys.length === 0) throw new ConfigError('API_KEYS', 'must list at least one key in production');
+  if (production && keys.some((key) => key.key === DEV_API_KEY.key)) throw new ConfigError('API_KEYS', 'must not contain the development key in production');
+  return keys;
+};
 
 function sha256(text: string): Buffer {
   return createHash('sha256').update(text, 'utf8').digest();
