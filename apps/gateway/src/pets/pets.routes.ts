@@ -1,4 +1,4 @@
-import { CatalogRpc, InventoryRpc, type InventoryItem, type ListPetsQuery, type NewPet, type PetWithCategory } from '@petstore/contracts';
+import { CatalogRpc, InventoryRpc, type ListPetsQuery, type NewPet } from '@petstore/contracts';
 import { Logger } from '@nestjs/common';
 import { sendPage } from '../common/paging';
 import type { GatewayConfig } from '../config';
@@ -8,10 +8,6 @@ import type { Upstream } from '../upstream/upstream';
 import { ListPetsQuery as ListPetsQuerySchema, NewPetSchema, PetDetailsSchema, PetPatchSchema, PetSchema, PetsSchema } from './pets.schemas';
 
 type ById = { Params: { petId: string } };
-
-export interface PetDetails extends PetWithCategory {
-  inventory: { quantity: number; status: InventoryItem['status'] } | null;
-}
 
 export function petsOperations(upstream: Upstream, config: GatewayConfig): Operation[] {
   const logger = new Logger('Pets');
@@ -68,7 +64,7 @@ export function petsOperations(upstream: Upstream, config: GatewayConfig): Opera
     summary: 'Find a pet by id, with its category and stock',
     description: 'Successor of GET /v1/pets/{petId}. `inventory` is null before the entry exists or when the inventory service does not answer in time.',
     errors: ['PET_NOT_FOUND'],
-    handle: async (request): Promise<PetDetails> => {
+    handle: async (request) => {
       const id = request.params.petId;
       // Both at once; the stock part is optional, so its failure never fails the answer.
       const inventory = upstream.call(InventoryRpc.getInventoryItem, { petId: id, requestId: request.id }, { timeoutMs: config.inventoryDetailsTimeoutMs }).then(
