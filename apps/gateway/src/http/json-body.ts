@@ -14,16 +14,11 @@ const utf8 = new TextDecoder('utf-8', { fatal: true });
  */
 export function parseJsonBody(raw: Buffer): unknown {
   if (raw.length === 0) return undefined;
-  let text: string;
   try {
-    text = utf8.decode(raw);
-  } catch {
-    throw new ApiError('INVALID_JSON', 'The request body is not valid UTF-8');
-  }
-  try {
-    return JSON.parse(text);
-  } catch {
-    throw new ApiError('INVALID_JSON', 'The request body is not valid JSON');
+    return JSON.parse(utf8.decode(raw));
+  } catch (error) {
+    // The decoder refuses bytes with a TypeError, JSON.parse text with a SyntaxError.
+    throw new ApiError('INVALID_JSON', `The request body is not valid ${error instanceof SyntaxError ? 'JSON' : 'UTF-8'}`);
   }
 }
 
