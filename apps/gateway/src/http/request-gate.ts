@@ -26,22 +26,19 @@ const METHODS: HTTPMethods[] = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE',
  * checks (scope, deprecation headers, sunset) and is refused there as a malformed id.
  */
 export function rewriteUrl(url: string): string {
-  let target = url;
-  if (target.charCodeAt(0) !== 47) target = target.replace(/^[a-z][a-z0-9+.-]*:\/\/[^/?#]*/i, '') || '/';
-  if (target.includes('%')) {
-    try {
-      decodeURIComponent(pathOf(target));
-    } catch {
-      target = pathOf(target).replace(/%/g, '%25') + target.slice(pathOf(target).length);
-    }
+  const target = url.startsWith('/') ? url : url.replace(/^[a-z][a-z0-9+.-]*:\/\/[^/?#]*/i, '') || '/';
+  const path = pathOf(target);
+  try {
+    decodeURIComponent(path);
+    return target;
+  } catch {
+    return path.replace(/%/g, '%25') + target.slice(path.length);
   }
-  return target;
 }
 
 /** The path as the scopes read it: decoded, without empty segments, so that no spelling of a path escapes its area. */
 function canonicalPath(url: string): string {
-  const path = pathOf(url);
-  return (path.includes('%') ? decodeURIComponent(path) : path).replace(/\/{2,}/g, '/');
+  return decodeURIComponent(pathOf(url)).replace(/\/{2,}/g, '/');
 }
 
 /**
@@ -102,8 +99,7 @@ export function requestGate(config: GatewayConfig) {
       const decision = limiter.take(principal.name);
       reply.header('ratelimit-policy', limiter.policyHeader).header('ratelimit', RateLimiter.header(decision));
       if (!decision.allowed) {
-        const retryAfter = { 'retry-after': String(decision.resetSeconds) };
-        return new ApiError('RATE_LIMITED', `Rate limit of ${limiter.quota} requests per second exceeded`, undefined, retryAfter);
+        return new ApiError('RATE_LIMITED', `Rate limit of ${limiter.quota} requests per second exceeded`, undefined, { 'retry-after': String(decision.resetSeconds) });
       }
     }
 
