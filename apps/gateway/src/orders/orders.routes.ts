@@ -42,17 +42,9 @@ export function ordersOperations(upstream: Upstream, config: GatewayConfig): Ope
     handle: async (request, reply) => {
       const key = parseIdempotencyKey(request.headers['idempotency-key']);
       const wait = preferredWait(request.headers.prefer);
-      const order = request.body;
-      const result = await upstream.call(
-        OrdersRpc.placeOrder,
-        {
-          order,
-          requestId: request.id,
-          ...(key !== undefined && { idempotency: { scope: request.principal?.name ?? '', key, fingerprint: canonicalJson(order) } }),
-          ...(wait !== undefined && { waitSeconds: wait }),
-        },
-        within(wait),
-      );
+      const idempotency = key === undefined ? undefined : { scope: request.principal?.name ?? '', key, fingerprint: canonicalJson(request.body) };
+      // Undefined fields are not sent: the command travels as JSON.
+      const result = await upstream.call(OrdersRpc.placeOrder, { order: request.body, idempotency, waitSeconds: wait, requestId: request.id }, within(wait));
       reply.header('location', `/v1/store/orders/${result.order.id}`);
       if (result.replayed) reply.header('idempotent-replayed', 'true');
       else if (result.waitApplied !== undefined) reply.header('preference-applied', `wait=${result.waitApplied}`);
@@ -85,10 +77,7 @@ export function ordersOperations(upstream: Upstream, config: GatewayConfig): Ope
     summary: 'Fulfil an approved order',
     description: '`{"complete": true}` moves an `approved` order to `delivered`; any other status is a 409.',
     errors: ['ORDER_NOT_FOUND', 'ORDER_NOT_APPROVED'],
-    handle: (request) => {
-      const { shipDate } = request.body;
-      return upstream.call(OrdersRpc.fulfilOrder, { id: request.params.orderId, requestId: request.id, ...(shipDate !== undefined && { shipDate }) });
-    },
+    handle: (request) => upstream.call(OrdersRpc.fulfilOrder, { id: request.params.orderId, shipDate: request.body.shipDate, requestId: request.id }),
   };
   const cancel: Operation<ById> = {
     route: 'POST /v1/store/orders/:orderId/cancel', operationId: 'cancelOrder', status: 200, response: OrderSchema, stability: 'beta',
