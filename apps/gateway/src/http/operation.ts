@@ -51,7 +51,7 @@ export function toRoute<R extends RouteGenericInterface>(operation: Operation<R>
     tags: [url.startsWith('/v1/store/') ? 'Store' : 'Pets'],
     summary: operation.summary,
     description: operation.description,
-    ...(pathParameters(url) && { params: pathParameters(url) }),
+    params: pathParameters(url),
     querystring: operation.query ?? query(),
     ...(method !== 'GET' && { body: ref(operation.body ?? EmptyBody) }),
     ...(operation.bodyTypes && { consumes: operation.bodyTypes }),
