@@ -39,8 +39,8 @@ export interface Operation<R extends RouteGenericInterface = RouteGenericInterfa
 
 declare module 'fastify' {
   interface FastifyContextConfig {
-    /** What the request gate sends and checks for a deprecated operation, computed once (its scope follows from its path). */
-    deprecation?: { deprecation: string; sunset: string; sunsetAt: number; successor: string };
+    /** What the request gate sends and checks for a deprecated operation (its scope follows from its path). */
+    deprecation?: Operation['deprecation'] & { sunset: Date };
   }
 }
 
@@ -61,12 +61,7 @@ export function toRoute<R extends RouteGenericInterface>(operation: Operation<R>
     ...(operation.deprecation && { deprecated: true, 'x-sunset': sunset.toISOString().replace(/\.000Z$/, 'Z') }),
     ...(operation.stability && { 'x-stability-level': operation.stability }),
   };
-  const deprecation = operation.deprecation && {
-    deprecation: `@${Math.floor(Date.parse(operation.deprecation.since) / 1000)}`,
-    sunset: sunset.toUTCString(),
-    sunsetAt: sunset.getTime(),
-    successor: operation.deprecation.successor,
-  };
+  const deprecation = operation.deprecation && { ...operation.deprecation, sunset };
   const { status, handle } = operation as Operation;
   return {
     method,

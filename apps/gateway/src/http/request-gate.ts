@@ -85,7 +85,8 @@ export function requestGate(config: GatewayConfig) {
     if (deprecation) {
       const params = request.params as Record<string, string>;
       const successor = deprecation.successor.replace(/\{(\w+)\}/g, (_, name: string) => encodeURIComponent(params[name] ?? ''));
-      reply.header('deprecation', deprecation.deprecation).header('sunset', deprecation.sunset).header('link', `<${successor}>; rel="successor-version"`);
+      reply.header('deprecation', `@${Math.floor(Date.parse(deprecation.since) / 1000)}`).header('sunset', deprecation.sunset.toUTCString());
+      reply.header('link', `<${successor}>; rel="successor-version"`);
     }
 
     if (sentTwice(request, 'authorization')) return validationFailed([{ field: 'Authorization', message: 'must be sent once' }]);
@@ -106,8 +107,8 @@ export function requestGate(config: GatewayConfig) {
     const scope = requiredScope(request.method, path);
     if (scope !== undefined && !grants(principal.scopes, scope)) return new ApiError('FORBIDDEN', `The API key lacks the scope ${scope}`);
 
-    if (deprecation && Date.now() >= deprecation.sunsetAt) {
-      return new ApiError('ENDPOINT_SUNSET', `This operation was retired on ${deprecation.sunset}; use ${deprecation.successor}`);
+    if (deprecation && Date.now() >= deprecation.sunset.getTime()) {
+      return new ApiError('ENDPOINT_SUNSET', `This operation was retired on ${deprecation.sunset.toUTCString()}; use ${deprecation.successor}`);
     }
     return route.url === undefined ? routeNotFound(request) : undefined;
   }
