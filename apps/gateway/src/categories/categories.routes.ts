@@ -15,15 +15,12 @@ export function categoriesOperations(upstream: Upstream): Operation[] {
       sendPage(request, reply, await upstream.call(CatalogRpc.listCategories, { ...request.query, requestId: request.id }), (category) => category.id),
   };
   const create: Operation<{ Body: NewCategory }> = {
-    route: 'POST /v1/categories', operationId: 'createCategory', status: 201, body: NewCategorySchema, response: CategorySchema, responseHeaders: ['Location'],
+    route: 'POST /v1/categories', operationId: 'createCategory', status: 201, body: NewCategorySchema, response: CategorySchema,
     errors: ['CATEGORY_NAME_TAKEN'],
     summary: 'Add a category',
     description: 'Names are unique regardless of case: a taken one is 409 `CATEGORY_NAME_TAKEN`.',
-    handle: async (request, reply) => {
-      const created = await upstream.call(CatalogRpc.createCategory, { category: request.body, requestId: request.id });
-      reply.header('location', `/v1/categories/${created.id}`);
-      return created;
-    },
+    location: (category) => `/v1/categories/${category.id}`,
+    handle: (request) => upstream.call(CatalogRpc.createCategory, { category: request.body, requestId: request.id }),
   };
   const get: Operation<ById> = {
     route: 'GET /v1/categories/:categoryId', operationId: 'getCategory', status: 200, response: CategorySchema, errors: ['CATEGORY_NOT_FOUND'],

@@ -18,6 +18,8 @@ export interface Operation<R extends RouteGenericInterface = RouteGenericInterfa
   status: 200 | 201 | 204;
   /** Success body (none for 204). */
   response?: { $id: string };
+  /** A creation's `Location`: where the resource the handler answers with can be read. */
+  location?: (created: { id: number }) => string;
   responseHeaders?: ResponseHeader[];
   query?: Schema;
   body?: { $id: string };
@@ -62,7 +64,7 @@ export function toRoute<R extends RouteGenericInterface>(operation: Operation<R>
     ...(operation.stability && { 'x-stability-level': operation.stability }),
   };
   const deprecation = operation.deprecation && { ...operation.deprecation, sunset };
-  const { status, handle } = operation as Operation;
+  const { status, location, handle } = operation as Operation;
   return {
     method,
     url,
@@ -70,6 +72,7 @@ export function toRoute<R extends RouteGenericInterface>(operation: Operation<R>
     config: { deprecation },
     handler: async (request, reply) => {
       const result = await handle(request, reply);
+      if (location) reply.header('location', location(result as { id: number }));
       reply.code(status);
       return status === 204 ? reply.send() : result;
     },

@@ -24,7 +24,7 @@ export function ordersOperations(upstream: Upstream, config: GatewayConfig): Ope
   const within = (wait: number | undefined) => ({ timeoutMs: config.upstreamTimeoutMs + (wait ?? 0) * 1000 });
 
   const place: Operation<{ Body: NewOrder }> = {
-    route: 'POST /v1/store/orders', operationId: 'placeOrder', status: 201, body: NewOrderSchema, response: OrderSchema, responseHeaders: ['Location', 'Idempotent-Replayed', 'Preference-Applied'],
+    route: 'POST /v1/store/orders', operationId: 'placeOrder', status: 201, body: NewOrderSchema, response: OrderSchema, responseHeaders: ['Idempotent-Replayed', 'Preference-Applied'],
     summary: 'Place an order for a pet',
     description:
       'The order starts `placed`; the inventory service then approves it (stock reserved) or rejects it with a reason. ' +
@@ -39,13 +39,13 @@ export function ordersOperations(upstream: Upstream, config: GatewayConfig): Ope
       Prefer,
     },
     errors: ['UNKNOWN_PET', 'IDEMPOTENCY_KEY_IN_USE', 'IDEMPOTENCY_KEY_REUSED'],
+    location: (order) => `/v1/store/orders/${order.id}`,
     handle: async (request, reply) => {
       const key = parseIdempotencyKey(request.headers['idempotency-key']);
       const wait = preferredWait(request.headers.prefer);
       const idempotency = key === undefined ? undefined : { scope: request.principal?.name ?? '', key, fingerprint: canonicalJson(request.body) };
       // Undefined fields are not sent: the command travels as JSON.
       const result = await upstream.call(OrdersRpc.placeOrder, { order: request.body, idempotency, waitSeconds: wait, requestId: request.id }, within(wait));
-      reply.header('location', `/v1/store/orders/${result.order.id}`);
       if (result.replayed) reply.header('idempotent-replayed', 'true');
       else if (result.waitApplied !== undefined) reply.header('preference-applied', `wait=${result.waitApplied}`);
       return result.order;

@@ -18,15 +18,12 @@ export function petsOperations(upstream: Upstream, config: GatewayConfig): Opera
     handle: async (request, reply) => sendPage(request, reply, await upstream.call(CatalogRpc.listPets, { ...request.query, requestId: request.id }), (pet) => pet.id),
   };
   const create: Operation<{ Body: NewPet }> = {
-    route: 'POST /v1/pets', operationId: 'createPet', status: 201, body: NewPetSchema, response: PetSchema, responseHeaders: ['Location'],
+    route: 'POST /v1/pets', operationId: 'createPet', status: 201, body: NewPetSchema, response: PetSchema,
     summary: 'Add a pet',
     description: 'Its inventory entry is created with quantity 0.',
     errors: ['UNKNOWN_CATEGORY'],
-    handle: async (request, reply) => {
-      const created = await upstream.call(CatalogRpc.createPet, { pet: request.body, requestId: request.id });
-      reply.header('location', `/v2/pets/${created.id}`);
-      return created;
-    },
+    location: (pet) => `/v2/pets/${pet.id}`,
+    handle: (request) => upstream.call(CatalogRpc.createPet, { pet: request.body, requestId: request.id }),
   };
   const get: Operation<ById> = {
     route: 'GET /v1/pets/:petId', operationId: 'getPet', status: 200, response: PetSchema,
