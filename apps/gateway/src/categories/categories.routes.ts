@@ -1,5 +1,4 @@
 import { CatalogRpc, type ListCategoriesQuery, type NewCategory } from '@petstore/contracts';
-import { sendPage } from '../common/paging';
 import type { Operation } from '../http/operation';
 import type { Upstream } from '../upstream/upstream';
 import { CategoriesSchema, CategorySchema, ListCategoriesQuery as ListCategoriesQuerySchema, NewCategorySchema } from './categories.schemas';
@@ -8,11 +7,10 @@ type ById = { Params: { categoryId: string } };
 
 export function categoriesOperations(upstream: Upstream): Operation[] {
   const list: Operation<{ Querystring: Omit<ListCategoriesQuery, 'requestId'> }> = {
-    route: 'GET /v1/categories', operationId: 'listCategories', status: 200, query: ListCategoriesQuerySchema, response: CategoriesSchema, responseHeaders: ['Link'],
+    route: 'GET /v1/categories', operationId: 'listCategories', status: 200, query: ListCategoriesQuerySchema, response: CategoriesSchema, pagedBy: 'id',
     summary: 'List categories',
     description: 'Ordered by id.',
-    handle: async (request, reply) =>
-      sendPage(request, reply, await upstream.call(CatalogRpc.listCategories, { ...request.query, requestId: request.id }), (category) => category.id),
+    handle: (request) => upstream.call(CatalogRpc.listCategories, { ...request.query, requestId: request.id }),
   };
   const create: Operation<{ Body: NewCategory }> = {
     route: 'POST /v1/categories', operationId: 'createCategory', status: 201, body: NewCategorySchema, response: CategorySchema,

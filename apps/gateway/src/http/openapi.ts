@@ -53,7 +53,7 @@ export function responsesOf(operation: Operation): Record<string, Schema> {
   const responses: Record<string, Schema> = {
     [operation.status]: {
       description: STATUS_CODES[operation.status],
-      headers: headersOf(operation, operation.status, [...(operation.location ? ['Location' as const] : []), ...(operation.responseHeaders ?? [])]),
+      headers: headersOf(operation, operation.status, [...(operation.location ? ['Location' as const] : []), ...(operation.pagedBy ? ['Link' as const] : []), ...(operation.responseHeaders ?? [])]),
       ...(operation.response ? { content: { 'application/json': { schema: ref(operation.response) } } } : { type: 'null' }),
     },
   };

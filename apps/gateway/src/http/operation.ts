@@ -1,5 +1,6 @@
-import type { ErrorCode } from '@petstore/contracts';
+import type { ErrorCode, Page } from '@petstore/contracts';
 import type { FastifyReply, FastifyRequest, RouteGenericInterface, RouteOptions } from 'fastify';
+import { sendPage } from '../common/paging';
 import { EmptyBody, pathParameters, query, ref, type Schema } from '../common/schemas';
 import { responsesOf, type ResponseHeader } from './openapi';
 
@@ -20,6 +21,8 @@ export interface Operation<R extends RouteGenericInterface = RouteGenericInterfa
   response?: { $id: string };
   /** A creation's `Location`: where the resource the handler answers with can be read. */
   location?: (created: { id: number }) => string;
+  /** A list's cursor: the handler answers the service's page; its items are sent, with a `Link` to the page after this field of the last. */
+  pagedBy?: 'id' | 'petId';
   responseHeaders?: ResponseHeader[];
   query?: Schema;
   body?: { $id: string };
@@ -64,7 +67,7 @@ export function toRoute<R extends RouteGenericInterface>(operation: Operation<R>
     ...(operation.stability && { 'x-stability-level': operation.stability }),
   };
   const deprecation = operation.deprecation && { ...operation.deprecation, sunset };
-  const { status, location, handle } = operation as Operation;
+  const { status, location, pagedBy, handle } = operation as Operation;
   return {
     method,
     url,
@@ -74,6 +77,7 @@ export function toRoute<R extends RouteGenericInterface>(operation: Operation<R>
       const result = await handle(request, reply);
       if (location) reply.header('location', location(result as { id: number }));
       reply.code(status);
+      if (pagedBy) return sendPage(request, reply, result as Page<Record<string, number>>, (item) => item[pagedBy]);
       return status === 204 ? reply.send() : result;
     },
   };

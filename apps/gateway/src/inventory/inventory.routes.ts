@@ -1,5 +1,4 @@
 import { InventoryRpc, type ListInventoryQuery } from '@petstore/contracts';
-import { sendPage } from '../common/paging';
 import type { Operation } from '../http/operation';
 import type { Upstream } from '../upstream/upstream';
 import { InventoryItemSchema, InventoryItemsSchema, InventoryUpdateSchema, ListInventoryQuery as ListInventoryQuerySchema } from './inventory.schemas';
@@ -8,10 +7,10 @@ type ByPet = { Params: { petId: string } };
 
 export function inventoryOperations(upstream: Upstream): Operation[] {
   const list: Operation<{ Querystring: Omit<ListInventoryQuery, 'requestId'> }> = {
-    route: 'GET /v1/store/inventory', operationId: 'listInventory', status: 200, query: ListInventoryQuerySchema, response: InventoryItemsSchema, responseHeaders: ['Link'],
+    route: 'GET /v1/store/inventory', operationId: 'listInventory', status: 200, query: ListInventoryQuerySchema, response: InventoryItemsSchema, pagedBy: 'petId',
     summary: 'List inventory entries',
     description: 'Ordered and paged by petId.',
-    handle: async (request, reply) => sendPage(request, reply, await upstream.call(InventoryRpc.listInventory, { ...request.query, requestId: request.id }), (item) => item.petId),
+    handle: (request) => upstream.call(InventoryRpc.listInventory, { ...request.query, requestId: request.id }),
   };
   const get: Operation<ByPet> = {
     route: 'GET /v1/store/inventory/:petId', operationId: 'getInventoryItem', status: 200, response: InventoryItemSchema, errors: ['INVENTORY_ITEM_NOT_FOUND'],

@@ -1,6 +1,5 @@
 import { OrdersRpc, type ListOrdersQuery, type NewOrder } from '@petstore/contracts';
 import { stringify as canonicalJson } from 'safe-stable-stringify';
-import { sendPage } from '../common/paging';
 import type { GatewayConfig } from '../config';
 import type { Operation } from '../http/operation';
 import type { Upstream } from '../upstream/upstream';
@@ -52,10 +51,10 @@ export function ordersOperations(upstream: Upstream, config: GatewayConfig): Ope
     },
   };
   const list: Operation<{ Querystring: Omit<ListOrdersQuery, 'requestId'> }> = {
-    route: 'GET /v1/store/orders', operationId: 'listOrders', status: 200, query: ListOrdersQuerySchema, response: OrdersSchema, responseHeaders: ['Link'],
+    route: 'GET /v1/store/orders', operationId: 'listOrders', status: 200, query: ListOrdersQuerySchema, response: OrdersSchema, pagedBy: 'id',
     summary: 'List orders',
     description: 'Filters combine; ordered by id.',
-    handle: async (request, reply) => sendPage(request, reply, await upstream.call(OrdersRpc.listOrders, { ...request.query, requestId: request.id }), (order) => order.id),
+    handle: (request) => upstream.call(OrdersRpc.listOrders, { ...request.query, requestId: request.id }),
   };
   const get: Operation<ById> = {
     route: 'GET /v1/store/orders/:orderId', operationId: 'getOrder', status: 200, response: OrderSchema, responseHeaders: ['Preference-Applied'],

@@ -1,6 +1,5 @@
 import { CatalogRpc, InventoryRpc, type ListPetsQuery, type NewPet } from '@petstore/contracts';
 import { Logger } from '@nestjs/common';
-import { sendPage } from '../common/paging';
 import type { GatewayConfig } from '../config';
 import { ApiError } from '../http/api-error';
 import type { Operation } from '../http/operation';
@@ -12,10 +11,10 @@ type ById = { Params: { petId: string } };
 export function petsOperations(upstream: Upstream, config: GatewayConfig): Operation[] {
   const logger = new Logger('Pets');
   const list: Operation<{ Querystring: Omit<ListPetsQuery, 'requestId'> }> = {
-    route: 'GET /v1/pets', operationId: 'listPets', status: 200, query: ListPetsQuerySchema, response: PetsSchema, responseHeaders: ['Link'],
+    route: 'GET /v1/pets', operationId: 'listPets', status: 200, query: ListPetsQuerySchema, response: PetsSchema, pagedBy: 'id',
     summary: 'List pets',
     description: 'Filters combine; ordered by id.',
-    handle: async (request, reply) => sendPage(request, reply, await upstream.call(CatalogRpc.listPets, { ...request.query, requestId: request.id }), (pet) => pet.id),
+    handle: (request) => upstream.call(CatalogRpc.listPets, { ...request.query, requestId: request.id }),
   };
   const create: Operation<{ Body: NewPet }> = {
     route: 'POST /v1/pets', operationId: 'createPet', status: 201, body: NewPetSchema, response: PetSchema,
