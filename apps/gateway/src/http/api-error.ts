@@ -43,11 +43,8 @@ export const internalError = (): ApiError => new ApiError('INTERNAL_ERROR', 'Int
 
 /** Sends the Error object; the status and `requestId` always agree with the response. */
 export function sendError(reply: FastifyReply, error: ApiError): void {
-  if (error.headers) reply.headers(error.headers);
-  reply
-    .code(error.status)
-    .header('content-type', 'application/json; charset=utf-8')
-    .send(JSON.stringify(error.body(reply.request.id)));
+  reply.code(error.status).headers({ ...error.headers, 'content-type': 'application/json; charset=utf-8' });
+  reply.send(JSON.stringify(error.body(reply.request.id)));
 }
 
 /** The path of a request target, without its query. */
