@@ -11,12 +11,6 @@ export const SERVICES: readonly RpcService[] = ['catalog', 'orders', 'inventory'
 /** Socket errors of connecting: nothing was sent, so the request was not carried out (503). */
 const NOT_CONNECTED = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH']);
 
-interface CallOptions {
-  /** For a pattern every service answers (the health check). */
-  service?: RpcService;
-  timeoutMs?: number;
-}
-
 /**
  * The one place the gateway sends RPC: request/response over the TCP transport of
  * @nestjs/microservices, bounded by a timeout. A service's refusal (the RPC error body) becomes
@@ -36,7 +30,8 @@ export class Upstream {
     this.clients = { catalog: client('catalog'), orders: client('orders'), inventory: client('inventory') };
   }
 
-  call<D extends AnyRpcDefinition>(rpc: D, request: RequestOf<D>, options: CallOptions = {}): Promise<ReplyOf<D>> {
+  /** `options.service` is for a pattern every service answers (the health check). */
+  call<D extends AnyRpcDefinition>(rpc: D, request: RequestOf<D>, options: { service?: RpcService; timeoutMs?: number } = {}): Promise<ReplyOf<D>> {
     const service = (options.service ?? rpc.service) as RpcService;
     const client = this.clients[service];
     const timeoutMs = options.timeoutMs ?? this.config.upstreamTimeoutMs;
