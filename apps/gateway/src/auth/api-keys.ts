@@ -16,7 +16,7 @@ export interface ApiPrincipal {
   readonly scopes: ReadonlySet<string>;
 }
 
-/** The documented key of a development stack; never accepted in production (see `config.ts`). */
+/** The documented key of a development stack; never accepted in production (see `apiKeys`). */
 export const DEV_API_KEY: ApiKeyConfig = { name: 'dev', key: 'dev-key-0123456789', scopes: ['*'] };
 
 // A bearer token is token68 (RFC 6750 §2.1); anything else could not be sent in the header.
