@@ -66,13 +66,12 @@ export function toRoute<R extends RouteGenericInterface>(operation: Operation<R>
     ...(operation.deprecation && { deprecated: true, 'x-sunset': sunset.toISOString().replace(/\.000Z$/, 'Z') }),
     ...(operation.stability && { 'x-stability-level': operation.stability }),
   };
-  const deprecation = operation.deprecation && { ...operation.deprecation, sunset };
   const { status, location, pagedBy, handle } = operation as Operation;
   return {
     method,
     url,
     schema,
-    config: { deprecation },
+    config: { deprecation: operation.deprecation && { ...operation.deprecation, sunset } },
     handler: async (request, reply) => {
       const result = await handle(request, reply);
       if (location) reply.header('location', location(result as { id: number }));

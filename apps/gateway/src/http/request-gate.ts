@@ -36,11 +36,6 @@ export function rewriteUrl(url: string): string {
   }
 }
 
-/** The path as the scopes read it: decoded, without empty segments, so that no spelling of a path escapes its area. */
-function canonicalPath(url: string): string {
-  return decodeURIComponent(pathOf(url)).replace(/\/{2,}/g, '/');
-}
-
 /**
  * Headers a request must not repeat (API.md §4); Node keeps the first `Host` and `Authorization`
  * silently. (`fastify.inject` requests have no `headersDistinct`, and no repeated headers.)
@@ -78,8 +73,9 @@ export function requestGate(config: GatewayConfig) {
     }
 
     const route = request.routeOptions;
-    // A route's own pattern, or for a request no route matched, its path as the scopes read it.
-    const path = route.url ?? canonicalPath(request.url);
+    // A route's own pattern; for a request no route matched, its path decoded and without empty
+    // segments, so that no spelling of a path escapes its area.
+    const path = route.url ?? decodeURIComponent(pathOf(request.url)).replace(/\/{2,}/g, '/');
     if (PUBLIC_PATH.test(path)) return undefined;
     const { deprecation } = route.config;
     if (deprecation) {
