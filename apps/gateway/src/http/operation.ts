@@ -42,6 +42,9 @@ export interface Operation<R extends RouteGenericInterface = RouteGenericInterfa
   handle(request: FastifyRequest<R>, reply: FastifyReply): Promise<unknown>;
 }
 
+/** The route generic of an operation on one resource: `PathId<'petId'>` for `/v1/pets/:petId`, whose id is text. */
+export type PathId<K extends string> = { Params: Record<K, string> };
+
 declare module 'fastify' {
   interface FastifyContextConfig {
     /** What the request gate sends and checks for a deprecated operation (its scope follows from its path). */

@@ -1,13 +1,11 @@
 import { OrdersRpc, type ListOrdersQuery, type NewOrder } from '@petstore/contracts';
 import { stringify as canonicalJson } from 'safe-stable-stringify';
 import type { GatewayConfig } from '../config';
-import type { Operation } from '../http/operation';
+import type { Operation, PathId } from '../http/operation';
 import type { Upstream } from '../upstream/upstream';
 import { IDEMPOTENCY_KEY_PATTERN, parseIdempotencyKey } from './idempotency-key';
 import { ListOrdersQuery as ListOrdersQuerySchema, NewOrderSchema, OrderFulfilmentSchema, OrderSchema, OrdersSchema } from './orders.schemas';
 import { MAX_WAIT_SECONDS, preferredWait } from './prefer';
-
-type ById = { Params: { orderId: string } };
 
 const Prefer = {
   type: 'string',
@@ -56,7 +54,7 @@ export function ordersOperations(upstream: Upstream, config: GatewayConfig): Ope
     description: 'Filters combine; ordered by id.',
     handle: (request) => upstream.call(OrdersRpc.listOrders, { ...request.query, requestId: request.id }),
   };
-  const get: Operation<ById> = {
+  const get: Operation<PathId<'orderId'>> = {
     route: 'GET /v1/store/orders/:orderId', operationId: 'getOrder', status: 200, response: OrderSchema, responseHeaders: ['Preference-Applied'],
     summary: 'Find an order by id',
     description: 'The order as it is now; with `Prefer: wait`, as it is once decided or when the wait elapses.',
@@ -71,14 +69,14 @@ export function ordersOperations(upstream: Upstream, config: GatewayConfig): Ope
       return result.order;
     },
   };
-  const fulfil: Operation<ById & { Body: { complete: true; shipDate?: string } }> = {
+  const fulfil: Operation<PathId<'orderId'> & { Body: { complete: true; shipDate?: string } }> = {
     route: 'PATCH /v1/store/orders/:orderId', operationId: 'fulfilOrder', status: 200, body: OrderFulfilmentSchema, bodyTypes: ['application/json', 'application/merge-patch+json'], response: OrderSchema,
     summary: 'Fulfil an approved order',
     description: '`{"complete": true}` moves an `approved` order to `delivered`; any other status is a 409.',
     errors: ['ORDER_NOT_FOUND', 'ORDER_NOT_APPROVED'],
     handle: (request) => upstream.call(OrdersRpc.fulfilOrder, { id: request.params.orderId, shipDate: request.body.shipDate, requestId: request.id }),
   };
-  const cancel: Operation<ById> = {
+  const cancel: Operation<PathId<'orderId'>> = {
     route: 'POST /v1/store/orders/:orderId/cancel', operationId: 'cancelOrder', status: 200, response: OrderSchema, stability: 'beta',
     summary: 'Cancel an order',
     description: 'A `placed` or `approved` order becomes `cancelled` and its reserved stock is released; otherwise 409. No body (or an empty JSON object).',

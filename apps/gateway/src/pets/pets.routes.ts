@@ -2,11 +2,9 @@ import { CatalogRpc, InventoryRpc, type ListPetsQuery, type NewPet } from '@pets
 import { Logger } from '@nestjs/common';
 import type { GatewayConfig } from '../config';
 import { ApiError } from '../http/api-error';
-import type { Operation } from '../http/operation';
+import type { Operation, PathId } from '../http/operation';
 import type { Upstream } from '../upstream/upstream';
 import { ListPetsQuery as ListPetsQuerySchema, NewPetSchema, PetDetailsSchema, PetPatchSchema, PetSchema, PetsSchema } from './pets.schemas';
-
-type ById = { Params: { petId: string } };
 
 export function petsOperations(upstream: Upstream, config: GatewayConfig): Operation[] {
   const logger = new Logger('Pets');
@@ -24,7 +22,7 @@ export function petsOperations(upstream: Upstream, config: GatewayConfig): Opera
     location: (pet) => `/v2/pets/${pet.id}`,
     handle: (request) => upstream.call(CatalogRpc.createPet, { pet: request.body, requestId: request.id }),
   };
-  const get: Operation<ById> = {
+  const get: Operation<PathId<'petId'>> = {
     route: 'GET /v1/pets/:petId', operationId: 'getPet', status: 200, response: PetSchema,
     summary: 'Find a pet by id (deprecated: use GET /v2/pets/{petId})',
     description:
@@ -34,28 +32,28 @@ export function petsOperations(upstream: Upstream, config: GatewayConfig): Opera
     deprecation: { since: '2026-11-01T00:00:00Z', successor: '/v2/pets/{petId}' },
     handle: (request) => upstream.call(CatalogRpc.getPet, { id: request.params.petId, requestId: request.id }),
   };
-  const replace: Operation<ById & { Body: NewPet }> = {
+  const replace: Operation<PathId<'petId'> & { Body: NewPet }> = {
     route: 'PUT /v1/pets/:petId', operationId: 'replacePet', status: 200, body: NewPetSchema, response: PetSchema,
     summary: 'Replace a pet',
     description: 'A full replace: an omitted `status` becomes `available`.',
     errors: ['PET_NOT_FOUND', 'UNKNOWN_CATEGORY'],
     handle: (request) => upstream.call(CatalogRpc.replacePet, { id: request.params.petId, pet: request.body, requestId: request.id }),
   };
-  const patch: Operation<ById & { Body: Partial<NewPet> }> = {
+  const patch: Operation<PathId<'petId'> & { Body: Partial<NewPet> }> = {
     route: 'PATCH /v1/pets/:petId', operationId: 'updatePet', status: 200, body: PetPatchSchema, bodyTypes: ['application/json', 'application/merge-patch+json'], response: PetSchema,
     summary: 'Change some fields of a pet',
     description: 'Any non-empty subset of NewPet, as JSON or JSON merge patch; `null` is refused, never a removal.',
     errors: ['PET_NOT_FOUND', 'UNKNOWN_CATEGORY'],
     handle: (request) => upstream.call(CatalogRpc.patchPet, { id: request.params.petId, changes: request.body, requestId: request.id }),
   };
-  const remove: Operation<ById> = {
+  const remove: Operation<PathId<'petId'>> = {
     route: 'DELETE /v1/pets/:petId', operationId: 'deletePet', status: 204,
     summary: 'Delete a pet',
     description: 'Its inventory entry goes too and its open orders are cancelled; its past orders stay readable.',
     errors: ['PET_NOT_FOUND'],
     handle: (request) => upstream.call(CatalogRpc.deletePet, { id: request.params.petId, requestId: request.id }),
   };
-  const details: Operation<ById> = {
+  const details: Operation<PathId<'petId'>> = {
     route: 'GET /v2/pets/:petId', operationId: 'getPetDetails', status: 200, response: PetDetailsSchema, stability: 'beta',
     summary: 'Find a pet by id, with its category and stock',
     description: 'Successor of GET /v1/pets/{petId}. `inventory` is null before the entry exists or when the inventory service does not answer in time.',
