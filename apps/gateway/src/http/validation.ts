@@ -23,8 +23,6 @@ ajv.addFormat('date-time', { type: 'string', validate: isContractDateTime });
 /** A path id: a positive int64 in canonical decimal (no sign, no leading zeros), compared exactly. */
 export const isPathId = (text: unknown): text is string => typeof text === 'string' && /^[1-9][0-9]{0,18}$/.test(text) && BigInt(text) <= INT64_MAX;
 
-const INTEGER_TEXT = /^(?:0|-?[1-9][0-9]*)$/;
-
 /**
  * Query strings are text, so they are coerced deliberately, by the schema: a repeatable
  * parameter becomes an array, integers must be decimal integers (not `1e2`, `0x10` or ``),
@@ -45,7 +43,7 @@ export function coerceQuery(schema: Schema, raw: Readonly<Record<string, unknown
 function coerceScalar(schema: Schema, value: unknown): unknown {
   if (typeof value !== 'string') return value;
   if (schema['type'] === 'boolean') return value === 'true' ? true : value === 'false' ? false : value;
-  if (schema['type'] !== 'integer' || !INTEGER_TEXT.test(value)) return value;
+  if (schema['type'] !== 'integer' || !/^(?:0|-?[1-9][0-9]*)$/.test(value)) return value;
   // Out of int64 entirely: a value that fails both `format: int64` and any `maximum`.
   return BigInt(value) > INT64_MAX || BigInt(value) < -INT64_MAX - 1n ? Math.sign(Number(value)) * Number.MAX_VALUE : Number(value);
 }
