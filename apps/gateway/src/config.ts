@@ -1,41 +1,5 @@
-import {
-  ConfigError,
-  hostPort,
-  instant,
-  int,
-  logLevel,
-  nodeEnv,
-  port,
-  str,
-  type Env,
-  type Reader,
-} from '@petstore/config';
-import { DEV_API_KEY, parseApiKeys, type ApiKeyConfig } from './auth/api-keys';
-
-/**
- * `API_KEYS`: a JSON array of `{ name, key | sha256, scopes }`. Outside production an unset
- * variable means the documented development key; production refuses to start without keys
- * and refuses that key.
- */
-export const apiKeys: Reader<ApiKeyConfig[]> = (env: Env) => {
-  const production = nodeEnv(env) === 'production';
-  const text = env['API_KEYS']?.trim();
-  if (!text) {
-    if (production) throw new ConfigError('API_KEYS', 'is required in production (a JSON array of { name, key | sha256, scopes })');
-    return [DEV_API_KEY];
-  }
-  let keys: ApiKeyConfig[];
-  try {
-    keys = parseApiKeys(text);
-  } catch (error) {
-    throw new ConfigError('API_KEYS', (error as Error).message);
-  }
-  if (keys.length === 0 && production) throw new ConfigError('API_KEYS', 'must list at least one key in production');
-  if (production && keys.some((key) => key.key === DEV_API_KEY.key)) {
-    throw new ConfigError('API_KEYS', 'must not contain the development key in production');
-  }
-  return keys;
-};
+import { hostPort, instant, int, logLevel, nodeEnv, port, str } from '@petstore/config';
+import { apiKeys } from './auth/api-keys';
 
 export const gatewayConfigShape = {
   nodeEnv,
@@ -58,5 +22,3 @@ export const gatewayConfigShape = {
 };
 
 export type GatewayConfig = { [K in keyof typeof gatewayConfigShape]: ReturnType<(typeof gatewayConfigShape)[K]> };
-export type RpcAddress = GatewayConfig['catalogRpc'];
-

@@ -13,28 +13,27 @@ import { BODY_LIMIT, registerBodyParsers } from './http/json-body';
 import { swaggerOptions } from './http/openapi';
 import { toRoute } from './http/operation';
 import { requestGate, rewriteUrl } from './http/request-gate';
-import { genReqId } from './http/request-id';
-import { RequestFormError, requestFormDetails, validatorCompiler } from './http/validation';
+import { requestIdFor } from './http/request-id';
+import { requestFormDetails, validatorCompiler } from './http/validation';
 import { inventoryOperations } from './inventory/inventory.routes';
 import { ordersOperations } from './orders/orders.routes';
 import { petsOperations } from './pets/pets.routes';
 import { Upstream } from './upstream/upstream';
 
-/** How long a request may take to arrive, and how many connections are open at once. */
-export interface HttpLimits {
-  /** Headers and body together (API.md §4: 408 after it); also the bound of the headers alone. */
-  requestTimeoutMs: number;
-  maxConnections: number;
-}
-
-export const HTTP_LIMITS: HttpLimits = { requestTimeoutMs: 10_000, maxConnections: 4096 };
+/**
+ * How long a request may take to arrive (headers and body together, API.md §4: 408 after it;
+ * also the bound of the headers alone), and how many connections are open at once.
+ */
+const HTTP_LIMITS = { requestTimeoutMs: 10_000, maxConnections: 4096 };
+export type HttpLimits = typeof HTTP_LIMITS;
 
 const logger = new Logger('Gateway');
 
 /** Every error leaves as the Error object; bugs are logged and answered 500 without their text. */
 function toApiError(error: FastifyError, request: FastifyRequest): ApiError {
+  // A part of the request broke its schema: Fastify stops at the first part, the answer names every problem.
+  if (error.validationContext !== undefined) return validationFailed(requestFormDetails(request));
   if (error instanceof ApiError) return error;
-  if (error instanceof RequestFormError) return validationFailed(requestFormDetails(request));
   if (error.code === 'FST_ERR_CTP_BODY_TOO_LARGE') return new ApiError('PAYLOAD_TOO_LARGE', 'The request body is larger than 64 KiB');
   if (error.code === 'FST_ERR_CTP_INVALID_CONTENT_LENGTH') return new ApiError('BAD_REQUEST', 'The request body does not match its Content-Length');
   logger.error(`${request.method} ${pathOf(request.url)} [${request.id}] failed: ${error.stack ?? error.message}`);
@@ -58,7 +57,8 @@ export async function createGateway(config: GatewayConfig, limits: Partial<HttpL
   const app = Fastify({
     logger: false,
     bodyLimit: BODY_LIMIT,
-    genReqId,
+    // The id becomes `request.id`, so it is decided once, before routing.
+    genReqId: (raw) => requestIdFor(raw.headers['x-request-id']),
     clientErrorHandler,
     rewriteUrl: (raw) => rewriteUrl(raw.url ?? '/'),
     requestTimeout: requestTimeoutMs,
@@ -77,10 +77,7 @@ export async function createGateway(config: GatewayConfig, limits: Partial<HttpL
   app.setValidatorCompiler(validatorCompiler(namedSchemas));
   app.setSerializerCompiler(() => (data) => JSON.stringify(data));
   registerBodyParsers(app);
-  app.addHook('onRequest', (request, _reply, done) => {
-    nameHttpServerSpan(request.method, request.routeOptions.url);
-    done();
-  });
+  app.addHook('onRequest', async (request) => nameHttpServerSpan(request.method, request.routeOptions.url));
   app.addHook('onRequest', requestGate(config));
   app.setErrorHandler(onError);
   app.setNotFoundHandler((request, reply) => sendError(reply, new ApiError('NOT_FOUND', `There is nothing at ${pathOf(request.url)}`)));

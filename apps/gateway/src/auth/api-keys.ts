@@ -1,3 +1,4 @@
+import { ConfigError, nodeEnv, type Reader } from '@petstore/config';
 import { createHash, timingSafeEqual } from 'node:crypto';
 import { SCOPES, type Scope } from './scopes';
 
@@ -15,7 +16,7 @@ export interface ApiPrincipal {
   readonly scopes: ReadonlySet<string>;
 }
 
-/** The documented key of a development stack; never accepted in production (see `config.ts`). */
+/** The documented key of a development stack; never accepted in production (see `apiKeys`). */
 export const DEV_API_KEY: ApiKeyConfig = { name: 'dev', key: 'dev-key-0123456789', scopes: ['*'] };
 
 // A bearer token is token68 (RFC 6750 §2.1); anything else could not be sent in the header.
@@ -23,18 +24,18 @@ const TOKEN68 = /^[A-Za-z0-9\-._~+/]+=*$/;
 const SHA256_HEX = /^[0-9a-fA-F]{64}$/;
 const NAME = /^[A-Za-z0-9._:-]{1,64}$/;
 
-/** Reads the JSON of `API_KEYS`; the message of an error names the entry at fault. */
+/** Reads the JSON of `API_KEYS`; the message of an error names the variable and the entry at fault. */
 export function parseApiKeys(json: string): ApiKeyConfig[] {
   let value: unknown;
   try {
     value = JSON.parse(json);
   } catch {
-    throw new Error('must be a JSON array of { name, key | sha256, scopes }');
+    // Refused below, like any other value that is not an array.
   }
-  if (!Array.isArray(value)) throw new Error('must be a JSON array of { name, key | sha256, scopes }');
+  if (!Array.isArray(value)) throw new ConfigError('API_KEYS', 'must be a JSON array of { name, key | sha256, scopes }');
   const names = new Set<string>();
   return value.map((entry: unknown, index) => {
-    const problem = (text: string) => new Error(`entry ${index}: ${text}`);
+    const problem = (text: string) => new ConfigError('API_KEYS', `entry ${index}: ${text}`);
     if (typeof entry !== 'object' || entry === null || Array.isArray(entry)) throw problem('must be an object');
     const { name, key, sha256, scopes, ...rest } = entry as Record<string, unknown>;
     const unknown = Object.keys(rest);
@@ -56,6 +57,21 @@ export function parseApiKeys(json: string): ApiKeyConfig[] {
     return { name, ...(key !== undefined ? { key: key as string } : { sha256: (sha256 as string).toLowerCase() }), scopes };
   });
 }
+
+/**
+ * `API_KEYS`: a JSON array of `{ name, key | sha256, scopes }`. Outside production an unset
+ * variable means the documented development key; production refuses to start without keys
+ * and refuses that key.
+ */
+export const apiKeys: Reader<ApiKeyConfig[]> = (env) => {
+  const production = nodeEnv(env) === 'production';
+  const text = env['API_KEYS']?.trim();
+  if (!text && production) throw new ConfigError('API_KEYS', 'is required in production (a JSON array of { name, key | sha256, scopes })');
+  const keys = text ? parseApiKeys(text) : [DEV_API_KEY];
+  if (production && keys.length === 0) throw new ConfigError('API_KEYS', 'must list at least one key in production');
+  if (production && keys.some((key) => key.key === DEV_API_KEY.key)) throw new ConfigError('API_KEYS', 'must not contain the development key in production');
+  return keys;
+};
 
 function sha256(text: string): Buffer {
   return createHash('sha256').update(text, 'utf8').digest();

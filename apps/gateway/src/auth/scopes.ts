@@ -11,12 +11,7 @@ const AREAS: ReadonlyArray<readonly [string, Area]> = [
   ['/v1/store/inventory', 'inventory'],
 ];
 
-export function areaOf(path: string): Area | undefined {
-  for (const [prefix, area] of AREAS) {
-    if (path.startsWith(prefix) && (path.length === prefix.length || path[prefix.length] === '/')) return area;
-  }
-  return undefined;
-}
+export const areaOf = (path: string): Area | undefined => AREAS.find(([prefix]) => path === prefix || path.startsWith(`${prefix}/`))?.[1];
 
 /**
  * The scope a request needs: the `:read` scope of its area for GET (and HEAD, a GET without the
@@ -25,8 +20,7 @@ export function areaOf(path: string): Area | undefined {
  */
 export function requiredScope(method: string, path: string): Scope | undefined {
   const area = areaOf(path);
-  if (!area) return undefined;
-  return method === 'GET' || method === 'HEAD' ? `${area}:read` : `${area}:write`;
+  return area && (method === 'GET' || method === 'HEAD' ? `${area}:read` : `${area}:write`);
 }
 
 /** `*` grants every scope; a `:write` scope does not imply the `:read` one. */

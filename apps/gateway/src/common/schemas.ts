@@ -22,9 +22,7 @@ export function named<T extends Schema>(name: string, schema: T): T & { $id: str
 
 export const ref = (schema: { $id: string }): Schema => ({ $ref: `${schema.$id}#` });
 
-export function namedSchemas(): Schema[] {
-  return [...registry.values()];
-}
+export const namedSchemas = (): Schema[] => [...registry.values()];
 
 export const INT64_MAX = 9223372036854775807n;
 
@@ -35,11 +33,10 @@ export const NOT_BLANK = '\\S';
 export const Id = { type: 'integer', format: 'int64', minimum: 1 } as const satisfies Schema;
 
 /** The path parameters of a route (`/v1/pets/:petId`): ids, checked as decimal text so that all of int64 is exact. */
-export function pathParameters(url: string): Schema | undefined {
+export function pathParameters(url: string): Schema {
   const names = [...url.matchAll(/:(\w+)/g)].map((match) => match[1]);
-  if (names.length === 0) return undefined;
   const property = (name: string) => ({ ...Id, description: `The id of the ${name.replace(/Id$/, '')}: a positive 64-bit integer in decimal, without sign or leading zeros.` });
-  return { type: 'object', required: names, properties: Object.fromEntries(names.map((name) => [name, property(name)])) };
+  return object(Object.fromEntries(names.map((name) => [name, property(name)])), names);
 }
 
 export const Limit = { type: 'integer', minimum: 1, maximum: 100, default: 20, description: 'Page size: 1 to 100 items.' } as const satisfies Schema;
@@ -55,9 +52,16 @@ export const After = {
 /** A repeatable query parameter. */
 export const repeatable = (item: Schema, description: string): Schema => ({ type: 'array', items: item, maxItems: MAX_ITEMS, description });
 
-export function query(properties: Record<string, Schema> = {}): Schema {
-  return { type: 'object', properties, additionalProperties: false };
+/** An object with these properties, of which `required` are always there; `more` adds keywords. */
+export function object(properties: Record<string, Schema>, required: readonly string[] = [], more: Schema = {}): Schema {
+  return { type: 'object', ...(required.length > 0 && { required }), properties, ...more };
 }
+
+/** What a client sends, a body or a query: only what it lists (API.md §3: unknown fields and parameters are refused). */
+export const input = (properties: Record<string, Schema> = {}, required: readonly string[] = [], more: Schema = {}): Schema =>
+  object(properties, required, { additionalProperties: false, ...more });
+
+export const query = (properties: Record<string, Schema> = {}): Schema => input(properties);
 
 /** A list's query: its filters, then the paging parameters (API.md §3). */
 export const pageQuery = (filters: Record<string, Schema> = {}, after: Schema = After): Schema => query({ ...filters, limit: Limit, after });
@@ -93,6 +97,4 @@ export const ErrorSchema = named('Error', {
 });
 
 /** A page of a list: at most 100 items (API.md §3). */
-export function page(name: string, item: { $id: string }): Schema & { $id: string } {
-  return named(name, { type: 'array', items: ref(item), maxItems: MAX_ITEMS });
-}
+export const page = (name: string, item: { $id: string }) => named(name, { type: 'array', items: ref(item), maxItems: MAX_ITEMS });

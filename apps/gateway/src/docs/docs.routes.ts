@@ -32,8 +32,6 @@ const INITIALIZER = `window.onload = function () {
     persistAuthorization: true,
     displayRequestDuration: true,
     tryItOutEnabled: true,
-    presets: [SwaggerUIBundle.presets.apis],
-    layout: 'BaseLayout',
   });
 };
 `;

@@ -1,4 +1,4 @@
-import { HealthRpc } from '@petstore/contracts';
+import { HealthRpc, type RpcService } from '@petstore/contracts';
 import type { FastifyInstance } from 'fastify';
 import { ApiError } from '../http/api-error';
 import { SERVICES, type Upstream } from '../upstream/upstream';
@@ -6,6 +6,9 @@ import { SERVICES, type Upstream } from '../upstream/upstream';
 const CHECK_TIMEOUT_MS = 1000;
 
 type ServiceState = 'up' | 'down' | 'unavailable' | 'timeout';
+
+/** A failed check by its status: no answer in time, or no connection; anything else is down. */
+const FAILED: Partial<Record<number, ServiceState>> = { 504: 'timeout', 503: 'unavailable' };
 
 export function registerHealth(app: FastifyInstance, upstream: Upstream): void {
   const hide = { schema: { hide: true } };
@@ -19,19 +22,14 @@ export function registerHealth(app: FastifyInstance, upstream: Upstream): void {
    * the state of each service added.
    */
   app.get('/health/ready', hide, async (request, reply) => {
-    const states = await Promise.all(
-      SERVICES.map(async (service): Promise<[string, ServiceState]> => {
-        try {
-          const answer = await upstream.call(HealthRpc.check, { requestId: request.id }, { service, timeoutMs: CHECK_TIMEOUT_MS });
-          return [service, answer?.ready ? 'up' : 'down'];
-        } catch (error) {
-          const status = error instanceof ApiError ? error.status : 500;
-          return [service, status === 504 ? 'timeout' : status === 503 ? 'unavailable' : 'down'];
-        }
-      }),
-    );
-    const services = Object.fromEntries(states);
-    const notReady = states.filter(([, state]) => state !== 'up').map(([service]) => service);
+    const check = (service: RpcService): Promise<ServiceState> =>
+      upstream.call(HealthRpc.check, { requestId: request.id }, { service, timeoutMs: CHECK_TIMEOUT_MS }).then(
+        (answer) => (answer?.ready ? 'up' : 'down'),
+        (error: unknown) => (error instanceof ApiError && FAILED[error.status]) || 'down',
+      );
+    const states = await Promise.all(SERVICES.map(check));
+    const services = Object.fromEntries(SERVICES.map((service, index) => [service, states[index]]));
+    const notReady = SERVICES.filter((_, index) => states[index] !== 'up');
     if (notReady.length === 0) return { status: 'up', ready: true, services };
     reply.code(503);
     return { ...new ApiError('SERVICE_UNAVAILABLE', `Not ready: ${notReady.join(', ')} not answering`).body(request.id), ready: false, services };

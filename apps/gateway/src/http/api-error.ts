@@ -9,18 +9,15 @@ export const MAX_ITEMS = 100;
  * statuses are defined together with one (`Allow` on 405, `Retry-After` on 429).
  */
 export class ApiError extends Error {
-  readonly status: number;
-
   constructor(
     readonly code: ErrorCode,
     message: string,
     readonly details?: FieldError[],
     readonly headers?: Readonly<Record<string, string>>,
-    status?: number,
+    readonly status: number = ERROR_STATUS[code],
   ) {
     super(message);
     this.name = 'ApiError';
-    this.status = status ?? ERROR_STATUS[code];
   }
 
   /** The Error object of the contract, as sent to clients: what a service refuses with, and the request id. */
@@ -46,15 +43,9 @@ export const internalError = (): ApiError => new ApiError('INTERNAL_ERROR', 'Int
 
 /** Sends the Error object; the status and `requestId` always agree with the response. */
 export function sendError(reply: FastifyReply, error: ApiError): void {
-  if (error.headers) reply.headers(error.headers);
-  reply
-    .code(error.status)
-    .header('content-type', 'application/json; charset=utf-8')
-    .send(JSON.stringify(error.body(reply.request.id)));
+  reply.code(error.status).headers({ ...error.headers, 'content-type': 'application/json; charset=utf-8' });
+  reply.send(JSON.stringify(error.body(reply.request.id)));
 }
 
 /** The path of a request target, without its query. */
-export function pathOf(url: string): string {
-  const query = url.indexOf('?');
-  return query === -1 ? url : url.slice(0, query);
-}
+export const pathOf = (url: string): string => url.split('?', 1)[0];

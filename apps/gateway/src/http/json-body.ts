@@ -14,16 +14,11 @@ const utf8 = new TextDecoder('utf-8', { fatal: true });
  */
 export function parseJsonBody(raw: Buffer): unknown {
   if (raw.length === 0) return undefined;
-  let text: string;
   try {
-    text = utf8.decode(raw);
-  } catch {
-    throw new ApiError('INVALID_JSON', 'The request body is not valid UTF-8');
-  }
-  try {
-    return JSON.parse(text);
-  } catch {
-    throw new ApiError('INVALID_JSON', 'The request body is not valid JSON');
+    return JSON.parse(utf8.decode(raw));
+  } catch (error) {
+    // The decoder refuses bytes with a TypeError, JSON.parse text with a SyntaxError.
+    throw new ApiError('INVALID_JSON', `The request body is not valid ${error instanceof SyntaxError ? 'JSON' : 'UTF-8'}`);
   }
 }
 
@@ -35,17 +30,12 @@ export function parseJsonBody(raw: Buffer): unknown {
  */
 export function registerBodyParsers(fastify: FastifyInstance): void {
   fastify.removeAllContentTypeParsers();
-  fastify.addContentTypeParser(JSON_MEDIA_TYPE, { parseAs: 'buffer', bodyLimit: BODY_LIMIT }, (_: FastifyRequest, body: Buffer, done) => {
-    try {
-      const value = parseJsonBody(body);
-      if (value === null) throw validationFailed([{ field: 'body', message: 'must not be null' }]);
-      done(null, value);
-    } catch (error) {
-      done(error as Error, undefined);
-    }
+  fastify.addContentTypeParser(JSON_MEDIA_TYPE, { parseAs: 'buffer', bodyLimit: BODY_LIMIT }, async (_: FastifyRequest, body: Buffer) => {
+    const value = parseJsonBody(body);
+    if (value === null) throw validationFailed([{ field: 'body', message: 'must not be null' }]);
+    return value;
   });
-  fastify.addContentTypeParser('*', { parseAs: 'buffer', bodyLimit: BODY_LIMIT }, (_: FastifyRequest, body: Buffer, done) => {
-    if (body.length === 0) done(null, undefined);
-    else done(new ApiError('UNSUPPORTED_CONTENT_TYPE', 'The request body must be JSON (application/json)'), undefined);
+  fastify.addContentTypeParser('*', { parseAs: 'buffer', bodyLimit: BODY_LIMIT }, async (_: FastifyRequest, body: Buffer) => {
+    if (body.length > 0) throw new ApiError('UNSUPPORTED_CONTENT_TYPE', 'The request body must be JSON (application/json)');
   });
 }

@@ -32,13 +32,13 @@ const HEADERS = {
 export type ResponseHeader = 'Location' | 'Link' | 'Idempotent-Replayed' | 'Preference-Applied';
 
 function headersOf(operation: Operation, status: number, extra: ResponseHeader[] = []): Record<string, Schema> {
-  const headers: Record<string, Schema> = { 'X-Request-Id': HEADERS.requestId };
-  if (status === 401) headers['WWW-Authenticate'] = HEADERS.wwwAuthenticate;
-  else Object.assign(headers, { 'RateLimit-Policy': HEADERS.rateLimitPolicy, RateLimit: HEADERS.rateLimit });
-  if (status === 429) headers['Retry-After'] = HEADERS.retryAfter;
-  for (const name of extra) headers[name] = HEADERS[name];
-  if (operation.deprecation) Object.assign(headers, { Deprecation: HEADERS.deprecation, Sunset: HEADERS.sunset, Link: HEADERS.successor });
-  return headers;
+  return {
+    'X-Request-Id': HEADERS.requestId,
+    ...(status === 401 ? { 'WWW-Authenticate': HEADERS.wwwAuthenticate } : { 'RateLimit-Policy': HEADERS.rateLimitPolicy, RateLimit: HEADERS.rateLimit }),
+    ...(status === 429 && { 'Retry-After': HEADERS.retryAfter }),
+    ...Object.fromEntries(extra.map((name) => [name, HEADERS[name]])),
+    ...(operation.deprecation && { Deprecation: HEADERS.deprecation, Sunset: HEADERS.sunset, Link: HEADERS.successor }),
+  };
 }
 
 /** Fastify's `schema.response`: the success and every error status the operation can answer with, each with its headers. */
@@ -53,7 +53,7 @@ export function responsesOf(operation: Operation): Record<string, Schema> {
   const responses: Record<string, Schema> = {
     [operation.status]: {
       description: STATUS_CODES[operation.status],
-      headers: headersOf(operation, operation.status, operation.responseHeaders),
+      headers: headersOf(operation, operation.status, [...(operation.location ? ['Location' as const] : []), ...(operation.pagedBy ? ['Link' as const] : []), ...(operation.responseHeaders ?? [])]),
       ...(operation.response ? { content: { 'application/json': { schema: ref(operation.response) } } } : { type: 'null' }),
     },
   };
@@ -89,15 +89,12 @@ type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-ex
  * level on the parameter (API.md §9) rather than in its schema.
  */
 function finishDocument({ openapiObject }: { openapiObject: Partial<Json> }): Json {
-  for (const item of Object.values(openapiObject['paths'] as Json)) {
-    for (const operation of Object.values(item as Json) as Json[]) {
-      const body = operation['requestBody'];
-      if (body?.content['application/json']?.schema?.$ref === `#/components/schemas/${EmptyBody.$id}`) body.required = false;
-      for (const parameter of (operation['parameters'] ?? []) as Json[]) {
-        if (parameter['schema']?.['x-stability-level'] === undefined) continue;
-        parameter['x-stability-level'] = parameter['schema']['x-stability-level'];
-        delete parameter['schema']['x-stability-level'];
-      }
+  for (const operation of Object.values(openapiObject['paths'] as Json).flatMap((item) => Object.values(item)) as Json[]) {
+    const body = operation['requestBody'];
+    if (body?.content['application/json']?.schema?.$ref === `#/components/schemas/${EmptyBody.$id}`) body.required = false;
+    for (const parameter of (operation['parameters'] ?? []) as Json[]) {
+      const { 'x-stability-level': stability, ...schema } = parameter['schema'];
+      if (stability !== undefined) Object.assign(parameter, { schema, 'x-stability-level': stability });
     }
   }
   return openapiObject as Json;

@@ -1,5 +1,6 @@
-import type { ErrorCode } from '@petstore/contracts';
+import type { ErrorCode, Page } from '@petstore/contracts';
 import type { FastifyReply, FastifyRequest, RouteGenericInterface, RouteOptions } from 'fastify';
+import { sendPage } from '../common/paging';
 import { EmptyBody, pathParameters, query, ref, type Schema } from '../common/schemas';
 import { responsesOf, type ResponseHeader } from './openapi';
 
@@ -18,6 +19,10 @@ export interface Operation<R extends RouteGenericInterface = RouteGenericInterfa
   status: 200 | 201 | 204;
   /** Success body (none for 204). */
   response?: { $id: string };
+  /** A creation's `Location`: where the resource the handler answers with can be read. */
+  location?: (created: { id: number }) => string;
+  /** A list's cursor: the handler answers the service's page; its items are sent, with a `Link` to the page after this field of the last. */
+  pagedBy?: 'id' | 'petId';
   responseHeaders?: ResponseHeader[];
   query?: Schema;
   body?: { $id: string };
@@ -37,14 +42,13 @@ export interface Operation<R extends RouteGenericInterface = RouteGenericInterfa
   handle(request: FastifyRequest<R>, reply: FastifyReply): Promise<unknown>;
 }
 
-/** What the request gate needs of an operation, computed once (its scope follows from its path). */
-export interface OperationConfig {
-  deprecation?: { deprecation: string; sunset: string; sunsetAt: number; successor: string };
-}
+/** The route generic of an operation on one resource: `PathId<'petId'>` for `/v1/pets/:petId`, whose id is text. */
+export type PathId<K extends string> = { Params: Record<K, string> };
 
 declare module 'fastify' {
   interface FastifyContextConfig {
-    operation?: OperationConfig;
+    /** What the request gate sends and checks for a deprecated operation (its scope follows from its path). */
+    deprecation?: Operation['deprecation'] & { sunset: Date };
   }
 }
 
@@ -55,7 +59,7 @@ export function toRoute<R extends RouteGenericInterface>(operation: Operation<R>
     tags: [url.startsWith('/v1/store/') ? 'Store' : 'Pets'],
     summary: operation.summary,
     description: operation.description,
-    ...(pathParameters(url) && { params: pathParameters(url) }),
+    params: pathParameters(url),
     querystring: operation.query ?? query(),
     ...(method !== 'GET' && { body: ref(operation.body ?? EmptyBody) }),
     ...(operation.bodyTypes && { consumes: operation.bodyTypes }),
@@ -65,24 +69,17 @@ export function toRoute<R extends RouteGenericInterface>(operation: Operation<R>
     ...(operation.deprecation && { deprecated: true, 'x-sunset': sunset.toISOString().replace(/\.000Z$/, 'Z') }),
     ...(operation.stability && { 'x-stability-level': operation.stability }),
   };
-  const config: OperationConfig = {
-    deprecation: operation.deprecation && {
-      deprecation: `@${Math.floor(Date.parse(operation.deprecation.since) / 1000)}`,
-      sunset: sunset.toUTCString(),
-      sunsetAt: sunset.getTime(),
-      successor: operation.deprecation.successor,
-    },
-  };
-  const { status } = operation;
-  const handle = operation.handle as Operation['handle'];
+  const { status, location, pagedBy, handle } = operation as Operation;
   return {
     method,
     url,
     schema,
-    config: { operation: config },
+    config: { deprecation: operation.deprecation && { ...operation.deprecation, sunset } },
     handler: async (request, reply) => {
       const result = await handle(request, reply);
+      if (location) reply.header('location', location(result as { id: number }));
       reply.code(status);
+      if (pagedBy) return sendPage(request, reply, result as Page<Record<string, number>>, (item) => item[pagedBy]);
       return status === 204 ? reply.send() : result;
     },
   };

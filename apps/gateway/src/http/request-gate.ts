@@ -13,7 +13,7 @@ declare module 'fastify' {
   }
 }
 
-/** Paths served without an API key, for a request no route matched (where there is no route config to read). */
+/** Paths served without an API key: the public routes' patterns, or the path of a request no route matched. */
 const PUBLIC_PATH = /^\/(?:openapi\.json|docs(?:\/.*)?|health\/(?:live|ready))$/s;
 
 const UNAUTHORIZED = new ApiError('UNAUTHORIZED', 'A valid API key is required: Authorization: Bearer <key>', undefined, { 'www-authenticate': 'Bearer' });
@@ -26,22 +26,14 @@ const METHODS: HTTPMethods[] = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE',
  * checks (scope, deprecation headers, sunset) and is refused there as a malformed id.
  */
 export function rewriteUrl(url: string): string {
-  let target = url;
-  if (target.charCodeAt(0) !== 47) target = target.replace(/^[a-z][a-z0-9+.-]*:\/\/[^/?#]*/i, '') || '/';
-  if (target.includes('%')) {
-    try {
-      decodeURIComponent(pathOf(target));
-    } catch {
-      target = pathOf(target).replace(/%/g, '%25') + target.slice(pathOf(target).length);
-    }
+  const target = url.startsWith('/') ? url : url.replace(/^[a-z][a-z0-9+.-]*:\/\/[^/?#]*/i, '') || '/';
+  const path = pathOf(target);
+  try {
+    decodeURIComponent(path);
+    return target;
+  } catch {
+    return path.replace(/%/g, '%25') + target.slice(path.length);
   }
-  return target;
-}
-
-/** The path as the scopes read it: decoded, without empty segments, so that no spelling of a path escapes its area. */
-function canonicalPath(url: string): string {
-  const path = pathOf(url);
-  return (path.includes('%') ? decodeURIComponent(path) : path).replace(/\/{2,}/g, '/');
 }
 
 /**
@@ -80,15 +72,17 @@ export function requestGate(config: GatewayConfig) {
       return new ApiError('UNSUPPORTED_CONTENT_ENCODING', 'Request bodies are not compressed: send them without Content-Encoding');
     }
 
-    const route = request.routeOptions.config;
-    const operation = route.operation;
-    const path = operation === undefined ? canonicalPath(request.url) : '';
-    if (operation === undefined && PUBLIC_PATH.test(path)) return undefined;
-    const deprecation = operation?.deprecation;
+    const route = request.routeOptions;
+    // A route's own pattern; for a request no route matched, its path decoded and without empty
+    // segments, so that no spelling of a path escapes its area.
+    const path = route.url ?? decodeURIComponent(pathOf(request.url)).replace(/\/{2,}/g, '/');
+    if (PUBLIC_PATH.test(path)) return undefined;
+    const { deprecation } = route.config;
     if (deprecation) {
       const params = request.params as Record<string, string>;
       const successor = deprecation.successor.replace(/\{(\w+)\}/g, (_, name: string) => encodeURIComponent(params[name] ?? ''));
-      reply.header('deprecation', deprecation.deprecation).header('sunset', deprecation.sunset).header('link', `<${successor}>; rel="successor-version"`);
+      reply.header('deprecation', `@${Math.floor(Date.parse(deprecation.since) / 1000)}`).header('sunset', deprecation.sunset.toUTCString());
+      reply.header('link', `<${successor}>; rel="successor-version"`);
     }
 
     if (sentTwice(request, 'authorization')) return validationFailed([{ field: 'Authorization', message: 'must be sent once' }]);
@@ -102,16 +96,15 @@ export function requestGate(config: GatewayConfig) {
       const decision = limiter.take(principal.name);
       reply.header('ratelimit-policy', limiter.policyHeader).header('ratelimit', RateLimiter.header(decision));
       if (!decision.allowed) {
-        const retryAfter = { 'retry-after': String(decision.resetSeconds) };
-        return new ApiError('RATE_LIMITED', `Rate limit of ${limiter.quota} requests per second exceeded`, undefined, retryAfter);
+        return new ApiError('RATE_LIMITED', `Rate limit of ${limiter.quota} requests per second exceeded`, undefined, { 'retry-after': String(decision.resetSeconds) });
       }
     }
 
-    const scope = requiredScope(request.method, operation ? (route.url ?? '') : path);
+    const scope = requiredScope(request.method, path);
     if (scope !== undefined && !grants(principal.scopes, scope)) return new ApiError('FORBIDDEN', `The API key lacks the scope ${scope}`);
 
-    if (deprecation && Date.now() >= deprecation.sunsetAt) {
-      return new ApiError('ENDPOINT_SUNSET', `This operation was retired on ${deprecation.sunset}; use ${deprecation.successor}`);
+    if (deprecation && Date.now() >= deprecation.sunset.getTime()) {
+      return new ApiError('ENDPOINT_SUNSET', `This operation was retired on ${deprecation.sunset.toUTCString()}; use ${deprecation.successor}`);
     }
     return route.url === undefined ? routeNotFound(request) : undefined;
   }

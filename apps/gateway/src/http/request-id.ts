@@ -1,5 +1,4 @@
 import { randomUUID } from 'node:crypto';
-import type { IncomingMessage } from 'node:http';
 
 const CLIENT_REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 
@@ -10,9 +9,4 @@ const CLIENT_REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
  */
 export function requestIdFor(header: string | string[] | undefined): string {
   return typeof header === 'string' && CLIENT_REQUEST_ID.test(header) ? header : randomUUID();
-}
-
-/** Fastify's `genReqId`: the id becomes `request.id`, so it is decided once, before routing. */
-export function genReqId(raw: IncomingMessage): string {
-  return requestIdFor(raw.headers['x-request-id']);
 }

@@ -2,6 +2,7 @@ import Ajv, { type ErrorObject } from 'ajv';
 import { isContractDateTime, type FieldError } from '@petstore/contracts';
 import type { FastifyRequest, FastifySchema, FastifySchemaCompiler } from 'fastify';
 import { EmptyBody, INT64_MAX, NOT_BLANK, ref, type Schema } from '../common/schemas';
+import { validationFailed, type ApiError } from './api-error';
 
 /**
  * Fastify's validator compiler for the gateway: Fastify calls it once per route and part at
@@ -16,18 +17,11 @@ ajv.addKeyword('example');
 
 // JSON numbers are IEEE doubles: above 2^53 every integer is rounded, so the top of int64
 // is compared after rounding (9223372036854775807 parses to 2^63).
-const TWO_POW_63 = 2 ** 63;
-ajv.addFormat('int64', { type: 'number', validate: (value: number) => Number.isInteger(value) && value >= -TWO_POW_63 && value <= TWO_POW_63 });
+ajv.addFormat('int64', { type: 'number', validate: (value: number) => Number.isInteger(value) && Math.abs(value) <= 2 ** 63 });
 ajv.addFormat('date-time', { type: 'string', validate: isContractDateTime });
 
-const PATH_ID = /^[1-9][0-9]{0,18}$/;
-
 /** A path id: a positive int64 in canonical decimal (no sign, no leading zeros), compared exactly. */
-export function isPathId(text: unknown): text is string {
-  return typeof text === 'string' && PATH_ID.test(text) && (text.length < 19 || BigInt(text) <= INT64_MAX);
-}
-
-const INTEGER_TEXT = /^(?:0|-?[1-9][0-9]*)$/;
+export const isPathId = (text: unknown): text is string => typeof text === 'string' && /^[1-9][0-9]{0,18}$/.test(text) && BigInt(text) <= INT64_MAX;
 
 /**
  * Query strings are text, so they are coerced deliberately, by the schema: a repeatable
@@ -38,37 +32,27 @@ const INTEGER_TEXT = /^(?:0|-?[1-9][0-9]*)$/;
 export function coerceQuery(schema: Schema, raw: Readonly<Record<string, unknown>>): Record<string, unknown> {
   const properties = (schema['properties'] ?? {}) as Record<string, Schema>;
   const result: Record<string, unknown> = Object.create(null);
-  for (const name of Object.keys(raw)) {
-    const value = raw[name];
+  for (const [name, value] of Object.entries(raw)) {
     const property = Object.hasOwn(properties, name) ? properties[name] : undefined;
-    if (property === undefined) result[name] = value;
-    else if (property['type'] === 'array') {
-      result[name] = (Array.isArray(value) ? value : [value]).map((item) => coerceScalar(property['items'] as Schema, item));
-    } else result[name] = Array.isArray(value) ? value : coerceScalar(property, value);
+    if (property?.['type'] === 'array') result[name] = [value].flat().map((item) => coerceScalar(property['items'] as Schema, item));
+    else result[name] = property === undefined || Array.isArray(value) ? value : coerceScalar(property, value);
   }
   return result;
 }
 
 function coerceScalar(schema: Schema, value: unknown): unknown {
   if (typeof value !== 'string') return value;
-  switch (schema['type']) {
-    case 'integer':
-      if (!INTEGER_TEXT.test(value)) return value;
-      if (value.length <= 15) return Number(value);
-      // Out of int64 entirely: a value that fails both `format: int64` and any `maximum`.
-      return BigInt(value) > INT64_MAX || BigInt(value) < -INT64_MAX - 1n ? Math.sign(Number(value)) * Number.MAX_VALUE : Number(value);
-    case 'boolean':
-      return value === 'true' ? true : value === 'false' ? false : value;
-    default:
-      return value;
-  }
+  if (schema['type'] === 'boolean') return value === 'true' ? true : value === 'false' ? false : value;
+  if (schema['type'] !== 'integer' || !/^(?:0|-?[1-9][0-9]*)$/.test(value)) return value;
+  // Out of int64 entirely: a value that fails both `format: int64` and any `maximum`.
+  return BigInt(value) > INT64_MAX || BigInt(value) < -INT64_MAX - 1n ? Math.sign(Number(value)) * Number.MAX_VALUE : Number(value);
 }
 
 // U+0000 and a surrogate without its pair: no service can store them (API.md §3).
 const UNSTORABLE = /\0|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
 
 /** Strings anywhere in a parsed body or query that contain what no service can store. */
-export function unstorableText(value: unknown, field = ''): FieldError[] {
+function unstorableText(value: unknown, field = ''): FieldError[] {
   if (typeof value === 'string') return UNSTORABLE.test(value) ? [{ field: field || 'body', message: 'must not contain U+0000 or an unpaired surrogate' }] : [];
   if (value === null || typeof value !== 'object') return [];
   const entries = Array.isArray(value) ? value.map((item, index): [string, unknown] => [`${field}[${index}]`, item]) : Object.keys(value).map((key): [string, unknown] => [field ? `${field}.${key}` : key, (value as Record<string, unknown>)[key]]);
@@ -79,22 +63,23 @@ export function unstorableText(value: unknown, field = ''): FieldError[] {
 const READ_ONLY = new Set(['id', 'status', 'complete', 'rejectionReason', 'category', 'inventory']);
 
 type Where = 'body' | 'query';
+type Params = Record<string, unknown>;
 
-function fieldOf(instancePath: string, child?: string): string {
-  const segments = instancePath.split('/').slice(1);
-  if (child !== undefined) segments.push(child);
-  if (segments.length === 0) return 'body';
-  return segments.reduce((path, segment) => (/^\d+$/.test(segment) ? `${path}[${segment}]` : path ? `${path}.${segment}` : segment), '');
+/** The field at fault, `a.b[0]`: ajv's JSON pointer, and the property that is missing or not allowed. */
+function fieldOf({ instancePath, params }: ErrorObject): string {
+  const child = (params as Params)['missingProperty'] ?? (params as Params)['additionalProperty'];
+  const segments = [...instancePath.split('/').slice(1), ...(child === undefined ? [] : [String(child)])];
+  return segments.reduce((path, segment) => (/^\d+$/.test(segment) ? `${path}[${segment}]` : path ? `${path}.${segment}` : segment), '') || 'body';
 }
 
-type Params = Record<string, unknown>;
-const s = (count: unknown) => (count === 1 ? '' : 's');
-
 /** The contract's wording for what ajv found, by keyword. */
-const MESSAGES: Record<string, (params: Params, error: ErrorObject) => string> = {
+const MESSAGES: Record<string, (params: Params, error: ErrorObject, where: Where) => string> = {
+  required: () => 'is required',
+  additionalProperties: ({ additionalProperty }, _, where) =>
+    where === 'query' ? 'is not a known query parameter' : READ_ONLY.has(additionalProperty as string) ? 'is read-only' : 'is not a known field',
   type: ({ type }, { data }) => (data === null ? 'must not be null' : `must be ${/^[aeiou]/.test(String(type)) ? 'an' : 'a'} ${type}`),
   enum: ({ allowedValues }) => ((allowedValues as unknown[]).length === 1 ? `must be ${(allowedValues as unknown[])[0]}` : `must be one of ${(allowedValues as unknown[]).join(', ')}`),
-  minLength: ({ limit }) => `must be at least ${limit} character${s(limit)} long`,
+  minLength: ({ limit }) => `must be at least ${limit} character${limit === 1 ? '' : 's'} long`,
   maxLength: ({ limit }) => `must be at most ${limit} characters long`,
   minimum: ({ limit }) => `must be at least ${limit}`,
   maximum: ({ limit }) => `must be at most ${limit}`,
@@ -105,21 +90,12 @@ const MESSAGES: Record<string, (params: Params, error: ErrorObject) => string> =
   maxProperties: () => 'must be empty',
 };
 
-function describe(error: ErrorObject, where: Where): FieldError {
-  const params = error.params as Params;
-  if (error.keyword === 'required') return { field: fieldOf(error.instancePath, params['missingProperty'] as string), message: 'is required' };
-  if (error.keyword === 'additionalProperties') {
-    const name = params['additionalProperty'] as string;
-    const message = where === 'query' ? 'is not a known query parameter' : READ_ONLY.has(name) ? 'is read-only' : 'is not a known field';
-    return { field: fieldOf(error.instancePath, name), message };
-  }
-  return { field: fieldOf(error.instancePath), message: MESSAGES[error.keyword]?.(params, error) ?? error.message ?? 'is not valid' };
-}
-
 /** One message per field, the first: `""` is both too short and blank, and saying so once is enough. */
-export function fieldErrors(errors: readonly ErrorObject[], where: Where): FieldError[] {
+function fieldErrors(errors: readonly ErrorObject[], where: Where): FieldError[] {
   const seen = new Set<string>();
-  return errors.map((error) => describe(error, where)).filter((detail) => !seen.has(detail.field) && seen.add(detail.field));
+  return errors
+    .map((error) => ({ field: fieldOf(error), message: MESSAGES[error.keyword]?.(error.params as Params, error, where) ?? error.message ?? 'is not valid' }))
+    .filter((detail) => !seen.has(detail.field) && seen.add(detail.field));
 }
 
 /**
@@ -129,19 +105,12 @@ export function fieldErrors(errors: readonly ErrorObject[], where: Where): Field
  */
 const UNISSUED_ID = 2 ** 53;
 
-/** The details of a request whose form breaks the contract; the error handler turns it into 400 `VALIDATION_FAILED`. */
-export class RequestFormError extends Error {
-  constructor(readonly details: FieldError[]) {
-    super('The request does not match the contract');
-  }
-}
-
 type Part = 'params' | 'querystring' | 'body';
-/** What Fastify expects of a validator: the part as the handler reads it, or the error. */
-type Validator = (data: unknown) => { error: RequestFormError } | { value: unknown };
+/** What Fastify expects of a validator: the part as the handler reads it, or the error (Fastify marks it with `validationContext`). */
+type Validator = (data: unknown) => { error: ApiError } | { value: unknown };
 
 function answer(details: FieldError[], value: unknown): ReturnType<Validator> {
-  if (details.length > 0) return { error: new RequestFormError(details) };
+  if (details.length > 0) return { error: validationFailed(details) };
   // Only a valid request is changed: on failure the error handler checks it again, as it came.
   for (const [field, item] of Object.entries(value ?? {})) if (typeof item === 'number' && item > Number.MAX_SAFE_INTEGER) (value as Params)[field] = UNISSUED_ID;
   return { value };
@@ -187,6 +156,6 @@ const PARTS = { params: 'params', querystring: 'query', body: 'body' } as const;
 export function requestFormDetails(request: FastifyRequest): FieldError[] {
   return Object.entries(PARTS).flatMap(([part, key]) => {
     const result = (request.getValidationFunction(part as Part) as Validator | undefined)?.(request[key] ?? null);
-    return result && 'error' in result ? result.error.details : [];
+    return (result && 'error' in result && result.error.details) || [];
   });
 }

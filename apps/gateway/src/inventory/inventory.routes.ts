@@ -1,25 +1,22 @@
 import { InventoryRpc, type ListInventoryQuery } from '@petstore/contracts';
-import { sendPage } from '../common/paging';
-import type { Operation } from '../http/operation';
+import type { Operation, PathId } from '../http/operation';
 import type { Upstream } from '../upstream/upstream';
 import { InventoryItemSchema, InventoryItemsSchema, InventoryUpdateSchema, ListInventoryQuery as ListInventoryQuerySchema } from './inventory.schemas';
 
-type ByPet = { Params: { petId: string } };
-
 export function inventoryOperations(upstream: Upstream): Operation[] {
   const list: Operation<{ Querystring: Omit<ListInventoryQuery, 'requestId'> }> = {
-    route: 'GET /v1/store/inventory', operationId: 'listInventory', status: 200, query: ListInventoryQuerySchema, response: InventoryItemsSchema, responseHeaders: ['Link'],
+    route: 'GET /v1/store/inventory', operationId: 'listInventory', status: 200, query: ListInventoryQuerySchema, response: InventoryItemsSchema, pagedBy: 'petId',
     summary: 'List inventory entries',
     description: 'Ordered and paged by petId.',
-    handle: async (request, reply) => sendPage(request, reply, await upstream.call(InventoryRpc.listInventory, { ...request.query, requestId: request.id }), (item) => item.petId),
+    handle: (request) => upstream.call(InventoryRpc.listInventory, { ...request.query, requestId: request.id }),
   };
-  const get: Operation<ByPet> = {
+  const get: Operation<PathId<'petId'>> = {
     route: 'GET /v1/store/inventory/:petId', operationId: 'getInventoryItem', status: 200, response: InventoryItemSchema, errors: ['INVENTORY_ITEM_NOT_FOUND'],
     summary: "Find a pet's inventory entry",
     description: 'The free stock count of the pet and its status.',
     handle: (request) => upstream.call(InventoryRpc.getInventoryItem, { petId: request.params.petId, requestId: request.id }),
   };
-  const set: Operation<ByPet & { Body: { quantity: number } }> = {
+  const set: Operation<PathId<'petId'> & { Body: { quantity: number } }> = {
     route: 'PUT /v1/store/inventory/:petId', operationId: 'setStock', status: 200, body: InventoryUpdateSchema, response: InventoryItemSchema,
     errors: ['INVENTORY_ITEM_NOT_FOUND'],
     summary: "Set a pet's free stock count",

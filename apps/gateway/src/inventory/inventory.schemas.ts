@@ -1,24 +1,14 @@
-import { After, repeatable, Id, named, page, pageQuery, ref } from '../common/schemas';
+import { After, Id, input, named, object, page, pageQuery, ref, repeatable } from '../common/schemas';
 import { PetStatusSchema } from '../pets/pets.schemas';
 
-export const InventoryItemSchema = named('InventoryItem', {
-  type: 'object',
-  required: ['petId', 'quantity', 'status'],
-  properties: {
-    petId: Id,
-    quantity: { type: 'integer', minimum: 0, description: 'Stock free for sale.' },
-    status: ref(PetStatusSchema),
-  },
-});
+export const InventoryItemSchema = named(
+  'InventoryItem',
+  object({ petId: Id, quantity: { type: 'integer', minimum: 0, description: 'Stock free for sale.' }, status: ref(PetStatusSchema) }, ['petId', 'quantity', 'status']),
+);
 
 export const InventoryItemsSchema = page('InventoryItems', InventoryItemSchema);
 
-export const InventoryUpdateSchema = named('InventoryUpdate', {
-  type: 'object',
-  required: ['quantity'],
-  properties: { quantity: { type: 'integer', minimum: 0, maximum: 1_000_000, description: 'The new free stock count.' } },
-  additionalProperties: false,
-});
+export const InventoryUpdateSchema = named('InventoryUpdate', input({ quantity: { type: 'integer', minimum: 0, maximum: 1_000_000, description: 'The new free stock count.' } }, ['quantity']));
 
 export const ListInventoryQuery = pageQuery(
   { status: repeatable(ref(PetStatusSchema), 'Repeatable: entries with any of these statuses.') },

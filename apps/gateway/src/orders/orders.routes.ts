@@ -1,14 +1,11 @@
 import { OrdersRpc, type ListOrdersQuery, type NewOrder } from '@petstore/contracts';
 import { stringify as canonicalJson } from 'safe-stable-stringify';
-import { sendPage } from '../common/paging';
 import type { GatewayConfig } from '../config';
-import type { Operation } from '../http/operation';
+import type { Operation, PathId } from '../http/operation';
 import type { Upstream } from '../upstream/upstream';
 import { IDEMPOTENCY_KEY_PATTERN, parseIdempotencyKey } from './idempotency-key';
 import { ListOrdersQuery as ListOrdersQuerySchema, NewOrderSchema, OrderFulfilmentSchema, OrderSchema, OrdersSchema } from './orders.schemas';
 import { MAX_WAIT_SECONDS, preferredWait } from './prefer';
-
-type ById = { Params: { orderId: string } };
 
 const Prefer = {
   type: 'string',
@@ -24,7 +21,7 @@ export function ordersOperations(upstream: Upstream, config: GatewayConfig): Ope
   const within = (wait: number | undefined) => ({ timeoutMs: config.upstreamTimeoutMs + (wait ?? 0) * 1000 });
 
   const place: Operation<{ Body: NewOrder }> = {
-    route: 'POST /v1/store/orders', operationId: 'placeOrder', status: 201, body: NewOrderSchema, response: OrderSchema, responseHeaders: ['Location', 'Idempotent-Replayed', 'Preference-Applied'],
+    route: 'POST /v1/store/orders', operationId: 'placeOrder', status: 201, body: NewOrderSchema, response: OrderSchema, responseHeaders: ['Idempotent-Replayed', 'Preference-Applied'],
     summary: 'Place an order for a pet',
     description:
       'The order starts `placed`; the inventory service then approves it (stock reserved) or rejects it with a reason. ' +
@@ -39,33 +36,25 @@ export function ordersOperations(upstream: Upstream, config: GatewayConfig): Ope
       Prefer,
     },
     errors: ['UNKNOWN_PET', 'IDEMPOTENCY_KEY_IN_USE', 'IDEMPOTENCY_KEY_REUSED'],
+    location: (order) => `/v1/store/orders/${order.id}`,
     handle: async (request, reply) => {
       const key = parseIdempotencyKey(request.headers['idempotency-key']);
       const wait = preferredWait(request.headers.prefer);
-      const order = request.body;
-      const result = await upstream.call(
-        OrdersRpc.placeOrder,
-        {
-          order,
-          requestId: request.id,
-          ...(key !== undefined && { idempotency: { scope: request.principal?.name ?? '', key, fingerprint: canonicalJson(order) } }),
-          ...(wait !== undefined && { waitSeconds: wait }),
-        },
-        within(wait),
-      );
-      reply.header('location', `/v1/store/orders/${result.order.id}`);
+      const idempotency = key === undefined ? undefined : { scope: request.principal?.name ?? '', key, fingerprint: canonicalJson(request.body) };
+      // Undefined fields are not sent: the command travels as JSON.
+      const result = await upstream.call(OrdersRpc.placeOrder, { order: request.body, idempotency, waitSeconds: wait, requestId: request.id }, within(wait));
       if (result.replayed) reply.header('idempotent-replayed', 'true');
       else if (result.waitApplied !== undefined) reply.header('preference-applied', `wait=${result.waitApplied}`);
       return result.order;
     },
   };
   const list: Operation<{ Querystring: Omit<ListOrdersQuery, 'requestId'> }> = {
-    route: 'GET /v1/store/orders', operationId: 'listOrders', status: 200, query: ListOrdersQuerySchema, response: OrdersSchema, responseHeaders: ['Link'],
+    route: 'GET /v1/store/orders', operationId: 'listOrders', status: 200, query: ListOrdersQuerySchema, response: OrdersSchema, pagedBy: 'id',
     summary: 'List orders',
     description: 'Filters combine; ordered by id.',
-    handle: async (request, reply) => sendPage(request, reply, await upstream.call(OrdersRpc.listOrders, { ...request.query, requestId: request.id }), (order) => order.id),
+    handle: (request) => upstream.call(OrdersRpc.listOrders, { ...request.query, requestId: request.id }),
   };
-  const get: Operation<ById> = {
+  const get: Operation<PathId<'orderId'>> = {
     route: 'GET /v1/store/orders/:orderId', operationId: 'getOrder', status: 200, response: OrderSchema, responseHeaders: ['Preference-Applied'],
     summary: 'Find an order by id',
     description: 'The order as it is now; with `Prefer: wait`, as it is once decided or when the wait elapses.',
@@ -80,17 +69,14 @@ export function ordersOperations(upstream: Upstream, config: GatewayConfig): Ope
       return result.order;
     },
   };
-  const fulfil: Operation<ById & { Body: { complete: true; shipDate?: string } }> = {
+  const fulfil: Operation<PathId<'orderId'> & { Body: { complete: true; shipDate?: string } }> = {
     route: 'PATCH /v1/store/orders/:orderId', operationId: 'fulfilOrder', status: 200, body: OrderFulfilmentSchema, bodyTypes: ['application/json', 'application/merge-patch+json'], response: OrderSchema,
     summary: 'Fulfil an approved order',
     description: '`{"complete": true}` moves an `approved` order to `delivered`; any other status is a 409.',
     errors: ['ORDER_NOT_FOUND', 'ORDER_NOT_APPROVED'],
-    handle: (request) => {
-      const { shipDate } = request.body;
-      return upstream.call(OrdersRpc.fulfilOrder, { id: request.params.orderId, requestId: request.id, ...(shipDate !== undefined && { shipDate }) });
-    },
+    handle: (request) => upstream.call(OrdersRpc.fulfilOrder, { id: request.params.orderId, shipDate: request.body.shipDate, requestId: request.id }),
   };
-  const cancel: Operation<ById> = {
+  const cancel: Operation<PathId<'orderId'>> = {
     route: 'POST /v1/store/orders/:orderId/cancel', operationId: 'cancelOrder', status: 200, response: OrderSchema, stability: 'beta',
     summary: 'Cancel an order',
     description: 'A `placed` or `approved` order becomes `cancelled` and its reserved stock is released; otherwise 409. No body (or an empty JSON object).',

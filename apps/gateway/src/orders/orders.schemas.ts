@@ -1,5 +1,5 @@
 import { ORDER_STATUSES, REJECTION_REASONS } from '@petstore/contracts';
-import { repeatable, Id, named, page, pageQuery, ref } from '../common/schemas';
+import { Id, input, named, object, page, pageQuery, ref, repeatable } from '../common/schemas';
 
 export const OrderStatusSchema = named('OrderStatus', { type: 'string', enum: [...ORDER_STATUSES], description: 'Where the order stands in its saga.' });
 
@@ -12,28 +12,18 @@ const shipDate = {
 
 const quantity = { type: 'integer', minimum: 1, maximum: 1000, description: 'Units of the pet: 1 to 1000.' } as const;
 
-export const NewOrderSchema = named('NewOrder', {
-  type: 'object',
-  required: ['petId', 'quantity'],
-  properties: { petId: Id, quantity, shipDate },
-  additionalProperties: false,
-});
+export const NewOrderSchema = named('NewOrder', input({ petId: Id, quantity, shipDate }, ['petId', 'quantity']));
 
 /** PATCH an order: the only change a client makes is fulfilling it. */
-export const OrderFulfilmentSchema = named('OrderFulfilment', {
-  type: 'object',
-  required: ['complete'],
-  properties: {
-    complete: { type: 'boolean', enum: [true], description: 'Must be `true`: fulfils an approved order.' },
-    shipDate,
-  },
-  additionalProperties: false,
-});
+export const OrderFulfilmentSchema = named(
+  'OrderFulfilment',
+  input({ complete: { type: 'boolean', enum: [true], description: 'Must be `true`: fulfils an approved order.' }, shipDate }, ['complete']),
+);
 
 /** The seed marks no field of Order as required; the services always send all but the optional ones. */
-export const OrderSchema = named('Order', {
-  type: 'object',
-  properties: {
+export const OrderSchema = named(
+  'Order',
+  object({
     id: { ...Id, readOnly: true },
     petId: Id,
     quantity,
@@ -41,8 +31,8 @@ export const OrderSchema = named('Order', {
     status: ref(OrderStatusSchema),
     complete: { type: 'boolean', readOnly: true, description: 'True exactly when `status` is `delivered`.' },
     rejectionReason: { type: 'string', enum: [...REJECTION_REASONS], readOnly: true, description: 'Present only when `status` is `rejected`.' },
-  },
-});
+  }),
+);
 
 export const OrdersSchema = page('Orders', OrderSchema);
 

@@ -1,38 +1,28 @@
-import { CatalogRpc, InventoryRpc, type InventoryItem, type ListPetsQuery, type NewPet, type PetWithCategory } from '@petstore/contracts';
+import { CatalogRpc, InventoryRpc, type ListPetsQuery, type NewPet } from '@petstore/contracts';
 import { Logger } from '@nestjs/common';
-import { sendPage } from '../common/paging';
 import type { GatewayConfig } from '../config';
 import { ApiError } from '../http/api-error';
-import type { Operation } from '../http/operation';
+import type { Operation, PathId } from '../http/operation';
 import type { Upstream } from '../upstream/upstream';
 import { ListPetsQuery as ListPetsQuerySchema, NewPetSchema, PetDetailsSchema, PetPatchSchema, PetSchema, PetsSchema } from './pets.schemas';
-
-type ById = { Params: { petId: string } };
-
-export interface PetDetails extends PetWithCategory {
-  inventory: { quantity: number; status: InventoryItem['status'] } | null;
-}
 
 export function petsOperations(upstream: Upstream, config: GatewayConfig): Operation[] {
   const logger = new Logger('Pets');
   const list: Operation<{ Querystring: Omit<ListPetsQuery, 'requestId'> }> = {
-    route: 'GET /v1/pets', operationId: 'listPets', status: 200, query: ListPetsQuerySchema, response: PetsSchema, responseHeaders: ['Link'],
+    route: 'GET /v1/pets', operationId: 'listPets', status: 200, query: ListPetsQuerySchema, response: PetsSchema, pagedBy: 'id',
     summary: 'List pets',
     description: 'Filters combine; ordered by id.',
-    handle: async (request, reply) => sendPage(request, reply, await upstream.call(CatalogRpc.listPets, { ...request.query, requestId: request.id }), (pet) => pet.id),
+    handle: (request) => upstream.call(CatalogRpc.listPets, { ...request.query, requestId: request.id }),
   };
   const create: Operation<{ Body: NewPet }> = {
-    route: 'POST /v1/pets', operationId: 'createPet', status: 201, body: NewPetSchema, response: PetSchema, responseHeaders: ['Location'],
+    route: 'POST /v1/pets', operationId: 'createPet', status: 201, body: NewPetSchema, response: PetSchema,
     summary: 'Add a pet',
     description: 'Its inventory entry is created with quantity 0.',
     errors: ['UNKNOWN_CATEGORY'],
-    handle: async (request, reply) => {
-      const created = await upstream.call(CatalogRpc.createPet, { pet: request.body, requestId: request.id });
-      reply.header('location', `/v2/pets/${created.id}`);
-      return created;
-    },
+    location: (pet) => `/v2/pets/${pet.id}`,
+    handle: (request) => upstream.call(CatalogRpc.createPet, { pet: request.body, requestId: request.id }),
   };
-  const get: Operation<ById> = {
+  const get: Operation<PathId<'petId'>> = {
     route: 'GET /v1/pets/:petId', operationId: 'getPet', status: 200, response: PetSchema,
     summary: 'Find a pet by id (deprecated: use GET /v2/pets/{petId})',
     description:
@@ -42,33 +32,33 @@ export function petsOperations(upstream: Upstream, config: GatewayConfig): Opera
     deprecation: { since: '2026-11-01T00:00:00Z', successor: '/v2/pets/{petId}' },
     handle: (request) => upstream.call(CatalogRpc.getPet, { id: request.params.petId, requestId: request.id }),
   };
-  const replace: Operation<ById & { Body: NewPet }> = {
+  const replace: Operation<PathId<'petId'> & { Body: NewPet }> = {
     route: 'PUT /v1/pets/:petId', operationId: 'replacePet', status: 200, body: NewPetSchema, response: PetSchema,
     summary: 'Replace a pet',
     description: 'A full replace: an omitted `status` becomes `available`.',
     errors: ['PET_NOT_FOUND', 'UNKNOWN_CATEGORY'],
     handle: (request) => upstream.call(CatalogRpc.replacePet, { id: request.params.petId, pet: request.body, requestId: request.id }),
   };
-  const patch: Operation<ById & { Body: Partial<NewPet> }> = {
+  const patch: Operation<PathId<'petId'> & { Body: Partial<NewPet> }> = {
     route: 'PATCH /v1/pets/:petId', operationId: 'updatePet', status: 200, body: PetPatchSchema, bodyTypes: ['application/json', 'application/merge-patch+json'], response: PetSchema,
     summary: 'Change some fields of a pet',
     description: 'Any non-empty subset of NewPet, as JSON or JSON merge patch; `null` is refused, never a removal.',
     errors: ['PET_NOT_FOUND', 'UNKNOWN_CATEGORY'],
     handle: (request) => upstream.call(CatalogRpc.patchPet, { id: request.params.petId, changes: request.body, requestId: request.id }),
   };
-  const remove: Operation<ById> = {
+  const remove: Operation<PathId<'petId'>> = {
     route: 'DELETE /v1/pets/:petId', operationId: 'deletePet', status: 204,
     summary: 'Delete a pet',
     description: 'Its inventory entry goes too and its open orders are cancelled; its past orders stay readable.',
     errors: ['PET_NOT_FOUND'],
     handle: (request) => upstream.call(CatalogRpc.deletePet, { id: request.params.petId, requestId: request.id }),
   };
-  const details: Operation<ById> = {
+  const details: Operation<PathId<'petId'>> = {
     route: 'GET /v2/pets/:petId', operationId: 'getPetDetails', status: 200, response: PetDetailsSchema, stability: 'beta',
     summary: 'Find a pet by id, with its category and stock',
     description: 'Successor of GET /v1/pets/{petId}. `inventory` is null before the entry exists or when the inventory service does not answer in time.',
     errors: ['PET_NOT_FOUND'],
-    handle: async (request): Promise<PetDetails> => {
+    handle: async (request) => {
       const id = request.params.petId;
       // Both at once; the stock part is optional, so its failure never fails the answer.
       const inventory = upstream.call(InventoryRpc.getInventoryItem, { petId: id, requestId: request.id }, { timeoutMs: config.inventoryDetailsTimeoutMs }).then(

@@ -2,19 +2,14 @@ import { Logger } from '@nestjs/common';
 import { ClientProxyFactory, Transport, type ClientProxy } from '@nestjs/microservices';
 import { isRpcErrorBody, type AnyRpcDefinition, type ReplyOf, type RequestOf, type RpcService } from '@petstore/contracts';
 import { timeRpcCall, traceRpcCall } from '@petstore/observability';
-import type { GatewayConfig, RpcAddress } from '../config';
+import { defaultIfEmpty, firstValueFrom, from, timeout, TimeoutError } from 'rxjs';
+import type { GatewayConfig } from '../config';
 import { ApiError, internalError } from '../http/api-error';
 
 export const SERVICES: readonly RpcService[] = ['catalog', 'orders', 'inventory'];
 
 /** Socket errors of connecting: nothing was sent, so the request was not carried out (503). */
 const NOT_CONNECTED = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH']);
-
-export interface CallOptions {
-  /** For a pattern every service answers (the health check). */
-  service?: RpcService;
-  timeoutMs?: number;
-}
 
 /**
  * The one place the gateway sends RPC: request/response over the TCP transport of
@@ -31,51 +26,29 @@ export class Upstream {
   private readonly clients: Record<RpcService, ClientProxy>;
 
   constructor(private readonly config: GatewayConfig) {
-    const client = (address: RpcAddress) => ClientProxyFactory.create({ transport: Transport.TCP, options: { host: address.host, port: address.port } });
-    this.clients = { catalog: client(config.catalogRpc), orders: client(config.ordersRpc), inventory: client(config.inventoryRpc) };
+    const client = (service: RpcService) => ClientProxyFactory.create({ transport: Transport.TCP, options: config[`${service}Rpc`] });
+    this.clients = { catalog: client('catalog'), orders: client('orders'), inventory: client('inventory') };
   }
 
-  call<D extends AnyRpcDefinition>(rpc: D, request: RequestOf<D>, options: CallOptions = {}): Promise<ReplyOf<D>> {
-    return timeRpcCall(rpc.pattern.cmd, this.send(rpc, request, options));
-  }
-
-  private send<D extends AnyRpcDefinition>(rpc: D, request: RequestOf<D>, options: CallOptions): Promise<ReplyOf<D>> {
+  /** `options.service` is for a pattern every service answers (the health check). */
+  call<D extends AnyRpcDefinition>(rpc: D, request: RequestOf<D>, options: { service?: RpcService; timeoutMs?: number } = {}): Promise<ReplyOf<D>> {
     const service = (options.service ?? rpc.service) as RpcService;
     const client = this.clients[service];
+    const timeoutMs = options.timeoutMs ?? this.config.upstreamTimeoutMs;
+    const deadline = Date.now() + timeoutMs;
     // In an RPC client span whose traceparent travels in the payload (RpcRequest), so the service's work joins the request's trace.
-    return traceRpcCall({ service, method: rpc.pattern.cmd }, request, (payload) => new Promise<ReplyOf<D>>((resolve, reject) => {
-      let sent = false;
-      let settled = false;
-      let cancel = (): void => undefined;
-      const settle = (outcome: () => void) => {
-        if (settled) return;
-        settled = true;
-        clearTimeout(timer);
-        outcome();
-      };
-      const timer = setTimeout(() => {
-        cancel();
-        settle(() => reject(sent ? new ApiError('UPSTREAM_TIMEOUT', `The ${service} service did not answer in time`) : unavailable(service)));
-      }, options.timeoutMs ?? this.config.upstreamTimeoutMs);
-      client.connect().then(
-        () => {
-          if (settled) return;
-          sent = true;
-          const subscription = client.send(rpc.pattern, payload).subscribe({
-            next: (reply: ReplyOf<D>) => settle(() => resolve(reply)),
-            // A handler that returns nothing completes without a value.
-            complete: () => settle(() => resolve(undefined as ReplyOf<D>)),
-            error: (error: unknown) => settle(() => reject(this.toApiError(service, rpc, error))),
-          });
-          cancel = () => subscription.unsubscribe();
-        },
-        () => settle(() => reject(unavailable(service))),
-      );
-    }));
+    const reply = traceRpcCall({ service, method: rpc.pattern.cmd }, request, async (payload) => {
+      await firstValueFrom(from(client.connect()).pipe(timeout(timeoutMs))).catch(() => Promise.reject(unavailable(service)));
+      // A handler that returns nothing completes without a value.
+      const answer = client.send<ReplyOf<D>>(rpc.pattern, payload).pipe(timeout(Math.max(0, deadline - Date.now())), defaultIfEmpty(undefined as ReplyOf<D>));
+      return firstValueFrom(answer).catch((error: unknown) => Promise.reject(this.toApiError(service, rpc, error)));
+    });
+    return timeRpcCall(rpc.pattern.cmd, reply);
   }
 
   private toApiError(service: RpcService, rpc: AnyRpcDefinition, error: unknown): ApiError {
     if (isRpcErrorBody(error)) return new ApiError(error.code, error.message, error.details, undefined, error.status);
+    if (error instanceof TimeoutError) return new ApiError('UPSTREAM_TIMEOUT', `The ${service} service did not answer in time`);
     const code = (error as { code?: unknown } | null)?.code;
     // Connecting anew inside `send` (the connection closed a moment ago) failed: nothing was sent.
     if (typeof code === 'string' && NOT_CONNECTED.has(code)) return unavailable(service);
