@@ -151,9 +151,21 @@ export async function runConsumer(kafka: Kafka, options: ConsumerRunnerOptions):
   });
   const deadLetters = createIdempotentProducer(kafka);
 
-  // kafkajs commits after every batch whatever its interval says: with an interval, the runner
-  // commits itself, once the interval has passed, and a batch costs no commit round trip.
+  // kafkajs commits after every batch whatever its interval says. With an interval the runner
+  // commits instead, after a fetch once the interval has passed: a batch costs no commit round
+  // trip, and the idle fetches (one per maxWaitTimeInMs) commit what the last batches left.
   const committingOnInterval = commitIntervalMs !== undefined;
+  /** kafkajs's only handle on its resolved offsets, taken from the latest batch. */
+  let commitResolved: (() => Promise<void>) | undefined;
+  let committing: Promise<void> | undefined;
+  if (committingOnInterval) {
+    consumer.on(consumer.events.FETCH, () => {
+      if (!commitResolved || committing) return;
+      committing = commitResolved()
+        .catch((error: Error) => logger.warn(`committing the offsets of ${groupId} failed: ${error.message}`))
+        .finally(() => (committing = undefined));
+    });
+  }
   const runConfig = {
     partitionsConsumedConcurrently,
     eachBatchAutoResolve: false,
@@ -232,6 +244,7 @@ export async function runConsumer(kafka: Kafka, options: ConsumerRunnerOptions):
     isStale,
   }: EachBatchPayload): Promise<void> {
     const { topic, partition, messages } = batch;
+    commitResolved = commitOffsetsIfNecessary;
     for (let start = 0; start < messages.length; start += maxBatchSize) {
       if (!isRunning() || isStale()) return;
       const startedAt = performance.now();
@@ -256,7 +269,6 @@ export async function runConsumer(kafka: Kafka, options: ConsumerRunnerOptions):
         lag: Math.max(0, Number(batch.highWatermark) - 1 - Number(last)),
         seconds: (performance.now() - startedAt) / 1000,
       });
-      if (committingOnInterval) await commitOffsetsIfNecessary();
       await heartbeat();
     }
   }
