@@ -51,9 +51,8 @@ export function parseApiKeys(json: string): ApiKeyConfig[] {
       throw problem('sha256 must be 64 hexadecimal digits');
     }
     if (!Array.isArray(scopes) || scopes.length === 0) throw problem('scopes must be a non-empty array');
-    for (const scope of scopes) {
-      if (!(SCOPES as readonly unknown[]).includes(scope)) throw problem(`unknown scope ${JSON.stringify(scope)}`);
-    }
+    const unknownScope = scopes.find((scope) => !(SCOPES as readonly unknown[]).includes(scope));
+    if (unknownScope !== undefined) throw problem(`unknown scope ${JSON.stringify(unknownScope)}`);
     return { name, ...(key !== undefined ? { key: key as string } : { sha256: (sha256 as string).toLowerCase() }), scopes };
   });
 }
@@ -95,8 +94,7 @@ export class ApiKeyring {
   }
 
   authenticate(authorization: string | undefined): ApiPrincipal | undefined {
-    if (authorization === undefined) return undefined;
-    const match = BEARER.exec(authorization);
+    const match = BEARER.exec(authorization ?? '');
     if (!match) return undefined;
     const presented = sha256(match[1]);
     let found: ApiPrincipal | undefined;
