@@ -1,7 +1,7 @@
 import type { ErrorCode, Page } from '@petstore/contracts';
 import type { FastifyReply, FastifyRequest, RouteGenericInterface, RouteOptions } from 'fastify';
 import { sendPage } from '../common/paging';
-import { EmptyBody, pathParameters, query, ref, type Schema } from '../common/schemas';
+import { EmptyBody, input, pathParameters, ref, type Schema } from '../common/schemas';
 import { responsesOf, type ResponseHeader } from './openapi';
 
 /**
@@ -60,7 +60,7 @@ export function toRoute<R extends RouteGenericInterface>(operation: Operation<R>
     summary: operation.summary,
     description: operation.description,
     params: pathParameters(url),
-    querystring: operation.query ?? query(),
+    querystring: operation.query ?? input(),
     ...(method !== 'GET' && { body: ref(operation.body ?? EmptyBody) }),
     ...(operation.bodyTypes && { consumes: operation.bodyTypes }),
     ...(operation.headers && { headers: { type: 'object', properties: operation.headers } }),

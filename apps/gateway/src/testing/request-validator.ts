@@ -1,5 +1,5 @@
 import type { FieldError } from '@petstore/contracts';
-import { EmptyBody, Id, namedSchemas, query as queryOf, ref, type Schema } from '../common/schemas';
+import { EmptyBody, Id, input, namedSchemas, ref, type Schema } from '../common/schemas';
 import { validatorCompiler } from '../http/validation';
 
 type Part = 'params' | 'querystring' | 'body';
@@ -21,7 +21,7 @@ export class RequestValidator {
     const part = (httpPart: Part, schema: Schema): [Part, Compiled] => [httpPart, compile({ schema, method: 'POST', url, httpPart }) as Compiled];
     this.parts = [
       part('params', { type: 'object', properties: Object.fromEntries(pathParams.map((name) => [name, Id])) }),
-      part('querystring', query ?? queryOf()),
+      part('querystring', query ?? input()),
       part('body', asRef(body ?? EmptyBody)),
     ];
   }
