@@ -27,9 +27,8 @@ export function registerHealth(app: FastifyInstance, upstream: Upstream): void {
         (answer) => (answer?.ready ? 'up' : 'down'),
         (error: unknown) => (error instanceof ApiError && FAILED[error.status]) || 'down',
       );
-    const states = await Promise.all(SERVICES.map(check));
-    const services = Object.fromEntries(SERVICES.map((service, index) => [service, states[index]]));
-    const notReady = SERVICES.filter((_, index) => states[index] !== 'up');
+    const services = Object.fromEntries(await Promise.all(SERVICES.map(async (service) => [service, await check(service)] as const)));
+    const notReady = SERVICES.filter((service) => services[service] !== 'up');
     if (notReady.length === 0) return { status: 'up', ready: true, services };
     reply.code(503);
     return { ...new ApiError('SERVICE_UNAVAILABLE', `Not ready: ${notReady.join(', ')} not answering`).body(request.id), ready: false, services };
