@@ -1,7 +1,7 @@
 import Ajv, { type ErrorObject } from 'ajv';
 import { isContractDateTime, type FieldError } from '@petstore/contracts';
 import type { FastifyRequest, FastifySchema, FastifySchemaCompiler } from 'fastify';
-import { EmptyBody, INT64_MAX, NOT_BLANK, ref, type Schema } from '../common/schemas';
+import { EmptyBody, INT64_MAX, namedSchemas, NOT_BLANK, ref, type Schema } from '../common/schemas';
 import { validationFailed, type ApiError } from './api-error';
 
 /**
@@ -143,12 +143,10 @@ function compileCheck(schema: Schema, part: Part): Validator {
  * route schemas can refer to them. Headers are not checked here: the handler that reads one
  * parses it (`Idempotency-Key`, `Prefer`).
  */
-export function validatorCompiler(namedSchemas: () => Schema[]): FastifySchemaCompiler<FastifySchema> {
-  return ({ schema, httpPart }) => {
-    for (const named of namedSchemas()) if (!ajv.getSchema(named['$id'] as string)) ajv.addSchema(named);
-    return httpPart === 'params' || httpPart === 'querystring' || httpPart === 'body' ? compileCheck(schema as Schema, httpPart) : () => true;
-  };
-}
+export const validatorCompiler: FastifySchemaCompiler<FastifySchema> = ({ schema, httpPart }) => {
+  for (const named of namedSchemas()) if (!ajv.getSchema(named['$id'] as string)) ajv.addSchema(named);
+  return httpPart === 'params' || httpPart === 'querystring' || httpPart === 'body' ? compileCheck(schema as Schema, httpPart) : () => true;
+};
 
 const PARTS = { params: 'params', querystring: 'query', body: 'body' } as const;
 
