@@ -97,10 +97,6 @@ export class ApiKeyring {
     const match = BEARER.exec(authorization ?? '');
     if (!match) return undefined;
     const presented = sha256(match[1]);
-    let found: ApiPrincipal | undefined;
-    for (const entry of this.entries) {
-      if (timingSafeEqual(entry.digest, presented) && found === undefined) found = entry.principal;
-    }
-    return found;
+    return this.entries.filter((entry) => timingSafeEqual(entry.digest, presented))[0]?.principal;
   }
 }
