@@ -1,6 +1,6 @@
 import type { ErrorCode, Page } from '@petstore/contracts';
 import type { FastifyReply, FastifyRequest, RouteGenericInterface, RouteOptions } from 'fastify';
-import { sendPage } from '../common/paging';
+import { nextPageLink } from '../common/paging';
 import { EmptyBody, input, pathParameters, ref, type Schema } from '../common/schemas';
 import { responsesOf, type ResponseHeader } from './openapi';
 
@@ -79,8 +79,10 @@ export function toRoute<R extends RouteGenericInterface>(operation: Operation<R>
       const result = await handle(request, reply);
       if (location) reply.header('location', location(result as { id: number }));
       reply.code(status);
-      if (pagedBy) return sendPage(request, reply, result as Page<Record<string, number>>, (item) => item[pagedBy]);
-      return status === 204 ? reply.send() : result;
+      if (!pagedBy) return status === 204 ? reply.send() : result;
+      const { items, hasMore } = result as Page<Record<string, number>>;
+      if (hasMore && items.length > 0) reply.header('link', nextPageLink(request.url, items[items.length - 1][pagedBy]));
+      return items;
     },
   };
 }
