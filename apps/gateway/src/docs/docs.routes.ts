@@ -45,13 +45,12 @@ export function registerDocs(app: FastifyInstance): void {
   app.addHook('onReady', async () => {
     document = JSON.stringify(app.swagger());
   });
-  const hide = { schema: { hide: true } };
-  app.get('/openapi.json', hide, (_, reply) => reply.type('application/json; charset=utf-8').send(document));
-  app.get('/docs', hide, (_, reply) => reply.type('text/html; charset=utf-8').send(PAGE));
+  app.get('/openapi.json', (_, reply) => reply.type('application/json; charset=utf-8').send(document));
+  app.get('/docs', (_, reply) => reply.type('text/html; charset=utf-8').send(PAGE));
   // The files of swagger-ui-dist the page loads, read once at start and served from memory, and its initializer.
   const files = ['swagger-ui.css', 'swagger-ui-bundle.js', 'favicon-32x32.png', 'favicon-16x16.png'].map((name) => [name, readFileSync(join(getAbsoluteFSPath(), name))] as const);
   const assets = new Map([...files, ['swagger-initializer.js', Buffer.from(INITIALIZER)]]);
-  app.get<{ Params: { file: string } }>('/docs/:file', hide, (request, reply) => {
+  app.get<{ Params: { file: string } }>('/docs/:file', (request, reply) => {
     const asset = assets.get(request.params.file);
     if (!asset) return sendError(reply, new ApiError('NOT_FOUND', `There is no /docs/${request.params.file}`));
     reply.type(TYPES[extname(request.params.file)]).header('cache-control', 'public, max-age=3600').send(asset);

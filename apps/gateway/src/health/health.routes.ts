@@ -11,17 +11,15 @@ type ServiceState = 'up' | 'down' | 'unavailable' | 'timeout';
 const FAILED: Partial<Record<number, ServiceState>> = { 504: 'timeout', 503: 'unavailable' };
 
 export function registerHealth(app: FastifyInstance, upstream: Upstream): void {
-  const hide = { schema: { hide: true } };
-
   /** The process answers: nothing else is checked, so a slow service never restarts the gateway. */
-  app.get('/health/live', hide, async () => ({ status: 'up' }));
+  app.get('/health/live', async () => ({ status: 'up' }));
 
   /**
    * Ready when each service answers its RPC health check within a second, which tests the
    * very transport the API uses. Not ready is a 503 whose body is the Error object, with
    * the state of each service added.
    */
-  app.get('/health/ready', hide, async (request, reply) => {
+  app.get('/health/ready', async (request, reply) => {
     const check = (service: RpcService): Promise<ServiceState> =>
       upstream.call(HealthRpc.check, { requestId: request.id }, { service, timeoutMs: CHECK_TIMEOUT_MS }).then(
         (answer) => (answer?.ready ? 'up' : 'down'),
