@@ -74,7 +74,7 @@ export async function createGateway(config: GatewayConfig, limits: Partial<HttpL
   app.addHook('onClose', () => upstream.close());
   app.decorateRequest('principal', null);
   for (const schema of namedSchemas()) app.addSchema(schema);
-  app.setValidatorCompiler(validatorCompiler(namedSchemas));
+  app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(() => (data) => JSON.stringify(data));
   registerBodyParsers(app);
   app.addHook('onRequest', async (request) => nameHttpServerSpan(request.method, request.routeOptions.url));

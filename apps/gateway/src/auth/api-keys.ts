@@ -23,6 +23,7 @@ export const DEV_API_KEY: ApiKeyConfig = { name: 'dev', key: 'dev-key-0123456789
 const TOKEN68 = /^[A-Za-z0-9\-._~+/]+=*$/;
 const SHA256_HEX = /^[0-9a-fA-F]{64}$/;
 const NAME = /^[A-Za-z0-9._:-]{1,64}$/;
+const matches = (value: unknown, pattern: RegExp): value is string => typeof value === 'string' && pattern.test(value);
 
 /** Reads the JSON of `API_KEYS`; the message of an error names the variable and the entry at fault. */
 export function parseApiKeys(json: string): ApiKeyConfig[] {
@@ -40,21 +41,16 @@ export function parseApiKeys(json: string): ApiKeyConfig[] {
     const { name, key, sha256, scopes, ...rest } = entry as Record<string, unknown>;
     const unknown = Object.keys(rest);
     if (unknown.length > 0) throw problem(`unknown field ${unknown.join(', ')}`);
-    if (typeof name !== 'string' || !NAME.test(name)) throw problem('name must be 1–64 characters of A-Z a-z 0-9 . _ : -');
+    if (!matches(name, NAME)) throw problem('name must be 1–64 characters of A-Z a-z 0-9 . _ : -');
     if (names.has(name)) throw problem(`name "${name}" is used twice`);
     names.add(name);
     if ((key === undefined) === (sha256 === undefined)) throw problem('needs exactly one of key and sha256');
-    if (key !== undefined && (typeof key !== 'string' || !TOKEN68.test(key))) {
-      throw problem('key must be a bearer token (A-Z a-z 0-9 - . _ ~ + / and trailing =)');
-    }
-    if (sha256 !== undefined && (typeof sha256 !== 'string' || !SHA256_HEX.test(sha256))) {
-      throw problem('sha256 must be 64 hexadecimal digits');
-    }
+    if (key !== undefined && !matches(key, TOKEN68)) throw problem('key must be a bearer token (A-Z a-z 0-9 - . _ ~ + / and trailing =)');
+    if (sha256 !== undefined && !matches(sha256, SHA256_HEX)) throw problem('sha256 must be 64 hexadecimal digits');
     if (!Array.isArray(scopes) || scopes.length === 0) throw problem('scopes must be a non-empty array');
-    for (const scope of scopes) {
-      if (!(SCOPES as readonly unknown[]).includes(scope)) throw problem(`unknown scope ${JSON.stringify(scope)}`);
-    }
-    return { name, ...(key !== undefined ? { key: key as string } : { sha256: (sha256 as string).toLowerCase() }), scopes };
+    const unknownScope = scopes.find((scope) => !(SCOPES as readonly unknown[]).includes(scope));
+    if (unknownScope !== undefined) throw problem(`unknown scope ${JSON.stringify(unknownScope)}`);
+    return { name, ...(key !== undefined ? { key } : { sha256: (sha256 as string).toLowerCase() }), scopes };
   });
 }
 
@@ -95,14 +91,9 @@ export class ApiKeyring {
   }
 
   authenticate(authorization: string | undefined): ApiPrincipal | undefined {
-    if (authorization === undefined) return undefined;
-    const match = BEARER.exec(authorization);
+    const match = BEARER.exec(authorization ?? '');
     if (!match) return undefined;
     const presented = sha256(match[1]);
-    let found: ApiPrincipal | undefined;
-    for (const entry of this.entries) {
-      if (timingSafeEqual(entry.digest, presented) && found === undefined) found = entry.principal;
-    }
-    return found;
+    return this.entries.filter((entry) => timingSafeEqual(entry.digest, presented))[0]?.principal;
   }
 }

@@ -1,11 +1,3 @@
-export interface RateDecision {
-  allowed: boolean;
-  /** Requests left in the current window. */
-  remaining: number;
-  /** Whole seconds until the window restarts (at least 1 while it runs). */
-  resetSeconds: number;
-}
-
 /**
  * A fixed one-second window per API key. The number of keys is bounded by the configuration,
  * so the map never grows with traffic. Counts are per gateway process.
@@ -19,7 +11,8 @@ export class RateLimiter {
     private readonly now: () => number = Date.now,
   ) {}
 
-  take(key: string): RateDecision {
+  /** Whether the request may pass, the requests left in the current window, and the whole seconds until it restarts (at least 1 while it runs). */
+  take(key: string): { allowed: boolean; remaining: number; resetSeconds: number } {
     const now = this.now();
     let window = this.windows.get(key);
     if (window === undefined || now - window.startedAt >= this.windowMs) {
@@ -37,7 +30,7 @@ export class RateLimiter {
     return `"default";q=${this.quota};w=${Math.ceil(this.windowMs / 1000)}`;
   }
 
-  static header(decision: RateDecision): string {
-    return `"default";r=${decision.remaining};t=${decision.resetSeconds}`;
+  static header({ remaining, resetSeconds }: ReturnType<RateLimiter['take']>): string {
+    return `"default";r=${remaining};t=${resetSeconds}`;
   }
 }

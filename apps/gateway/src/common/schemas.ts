@@ -61,10 +61,8 @@ export function object(properties: Record<string, Schema>, required: readonly st
 export const input = (properties: Record<string, Schema> = {}, required: readonly string[] = [], more: Schema = {}): Schema =>
   object(properties, required, { additionalProperties: false, ...more });
 
-export const query = (properties: Record<string, Schema> = {}): Schema => input(properties);
-
 /** A list's query: its filters, then the paging parameters (API.md §3). */
-export const pageQuery = (filters: Record<string, Schema> = {}, after: Schema = After): Schema => query({ ...filters, limit: Limit, after });
+export const pageQuery = (filters: Record<string, Schema> = {}, after: Schema = After): Schema => input({ ...filters, limit: Limit, after });
 
 /** Operations without a body take none: nothing, or an empty JSON object from a client that always sends one. */
 export const EmptyBody = named('EmptyBody', { type: 'object', maxProperties: 0, description: 'No body: nothing, or an empty JSON object.' });

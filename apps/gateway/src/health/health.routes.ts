@@ -11,25 +11,22 @@ type ServiceState = 'up' | 'down' | 'unavailable' | 'timeout';
 const FAILED: Partial<Record<number, ServiceState>> = { 504: 'timeout', 503: 'unavailable' };
 
 export function registerHealth(app: FastifyInstance, upstream: Upstream): void {
-  const hide = { schema: { hide: true } };
-
   /** The process answers: nothing else is checked, so a slow service never restarts the gateway. */
-  app.get('/health/live', hide, async () => ({ status: 'up' }));
+  app.get('/health/live', async () => ({ status: 'up' }));
 
   /**
    * Ready when each service answers its RPC health check within a second, which tests the
    * very transport the API uses. Not ready is a 503 whose body is the Error object, with
    * the state of each service added.
    */
-  app.get('/health/ready', hide, async (request, reply) => {
+  app.get('/health/ready', async (request, reply) => {
     const check = (service: RpcService): Promise<ServiceState> =>
       upstream.call(HealthRpc.check, { requestId: request.id }, { service, timeoutMs: CHECK_TIMEOUT_MS }).then(
         (answer) => (answer?.ready ? 'up' : 'down'),
         (error: unknown) => (error instanceof ApiError && FAILED[error.status]) || 'down',
       );
-    const states = await Promise.all(SERVICES.map(check));
-    const services = Object.fromEntries(SERVICES.map((service, index) => [service, states[index]]));
-    const notReady = SERVICES.filter((_, index) => states[index] !== 'up');
+    const services = Object.fromEntries(await Promise.all(SERVICES.map(async (service) => [service, await check(service)] as const)));
+    const notReady = SERVICES.filter((service) => services[service] !== 'up');
     if (notReady.length === 0) return { status: 'up', ready: true, services };
     reply.code(503);
     return { ...new ApiError('SERVICE_UNAVAILABLE', `Not ready: ${notReady.join(', ')} not answering`).body(request.id), ready: false, services };

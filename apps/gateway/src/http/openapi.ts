@@ -100,8 +100,9 @@ function finishDocument({ openapiObject }: { openapiObject: Partial<Json> }): Js
   return openapiObject as Json;
 }
 
-/** The options of @fastify/swagger: it reads every route's schema at start ("dynamic" mode). */
+/** The options of @fastify/swagger: it reads every route's schema at start ("dynamic" mode); the routes without a tag (health, docs) are not operations of the API. */
 export const swaggerOptions: FastifyDynamicSwaggerOptions = {
+  hideUntagged: true,
   openapi: {
     openapi: '3.0.3',
     info: {

@@ -1,7 +1,7 @@
 import type { ErrorCode, Page } from '@petstore/contracts';
 import type { FastifyReply, FastifyRequest, RouteGenericInterface, RouteOptions } from 'fastify';
-import { sendPage } from '../common/paging';
-import { EmptyBody, pathParameters, query, ref, type Schema } from '../common/schemas';
+import { nextPageLink } from '../common/paging';
+import { EmptyBody, input, pathParameters, ref, type Schema } from '../common/schemas';
 import { responsesOf, type ResponseHeader } from './openapi';
 
 /**
@@ -60,7 +60,7 @@ export function toRoute<R extends RouteGenericInterface>(operation: Operation<R>
     summary: operation.summary,
     description: operation.description,
     params: pathParameters(url),
-    querystring: operation.query ?? query(),
+    querystring: operation.query ?? input(),
     ...(method !== 'GET' && { body: ref(operation.body ?? EmptyBody) }),
     ...(operation.bodyTypes && { consumes: operation.bodyTypes }),
     ...(operation.headers && { headers: { type: 'object', properties: operation.headers } }),
@@ -79,8 +79,10 @@ export function toRoute<R extends RouteGenericInterface>(operation: Operation<R>
       const result = await handle(request, reply);
       if (location) reply.header('location', location(result as { id: number }));
       reply.code(status);
-      if (pagedBy) return sendPage(request, reply, result as Page<Record<string, number>>, (item) => item[pagedBy]);
-      return status === 204 ? reply.send() : result;
+      if (!pagedBy) return status === 204 ? reply.send() : result;
+      const { items, hasMore } = result as Page<Record<string, number>>;
+      if (hasMore && items.length > 0) reply.header('link', nextPageLink(request.url, items[items.length - 1][pagedBy]));
+      return items;
     },
   };
 }

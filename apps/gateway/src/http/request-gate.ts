@@ -67,8 +67,7 @@ export function requestGate(config: GatewayConfig) {
     if (raw.headers.host === undefined && raw.httpVersion === '1.1') return new ApiError('BAD_REQUEST', 'An HTTP/1.1 request needs a Host header');
     if (sentTwice(request, 'host')) return new ApiError('BAD_REQUEST', 'The request has more than one Host header');
     if ((request.originalUrl ?? raw.url ?? '').length > MAX_URL_LENGTH) return new ApiError('URI_TOO_LONG', `The request target is longer than ${MAX_URL_LENGTH} characters`);
-    const encoding = raw.headers['content-encoding'];
-    if (encoding !== undefined && encoding.split(',').some((coding) => coding.trim().toLowerCase() !== 'identity')) {
+    if (raw.headers['content-encoding']?.split(',').some((coding) => coding.trim().toLowerCase() !== 'identity')) {
       return new ApiError('UNSUPPORTED_CONTENT_ENCODING', 'Request bodies are not compressed: send them without Content-Encoding');
     }
 

@@ -1,7 +1,7 @@
 import Ajv, { type ErrorObject } from 'ajv';
 import { isContractDateTime, type FieldError } from '@petstore/contracts';
 import type { FastifyRequest, FastifySchema, FastifySchemaCompiler } from 'fastify';
-import { EmptyBody, INT64_MAX, NOT_BLANK, ref, type Schema } from '../common/schemas';
+import { EmptyBody, INT64_MAX, namedSchemas, NOT_BLANK, ref, type Schema } from '../common/schemas';
 import { validationFailed, type ApiError } from './api-error';
 
 /**
@@ -116,13 +116,21 @@ function answer(details: FieldError[], value: unknown): ReturnType<Validator> {
   return { value };
 }
 
-function compileCheck(schema: Schema, part: Part): Validator {
-  if (part === 'params') {
+/**
+ * `fastify.setValidatorCompiler(...)`. Named schemas (`$id`) are added to ajv first, so that
+ * route schemas can refer to them. Headers are not checked here: the handler that reads one
+ * parses it (`Idempotency-Key`, `Prefer`).
+ */
+export const validatorCompiler: FastifySchemaCompiler<FastifySchema> = ({ schema: routeSchema, httpPart }) => {
+  for (const named of namedSchemas()) if (!ajv.getSchema(named['$id'] as string)) ajv.addSchema(named);
+  const schema = routeSchema as Schema;
+  if (httpPart === 'params') {
     const names = Object.keys((schema['properties'] ?? {}) as object);
     return (params) => answer(names.filter((name) => !isPathId((params as Params)[name])).map((field) => ({ field, message: 'must be a positive 64-bit integer' })), params);
   }
+  if (httpPart !== 'querystring' && httpPart !== 'body') return () => true;
   const validate = ajv.compile(schema);
-  if (part === 'querystring') {
+  if (httpPart === 'querystring') {
     return (raw) => {
       const query = coerceQuery(schema, (raw ?? {}) as Params);
       const details = validate(query) ? [] : fieldErrors(validate.errors ?? [], 'query');
@@ -136,19 +144,7 @@ function compileCheck(schema: Schema, part: Part): Validator {
     if (body === null || body === undefined) return answer(required ? [{ field: 'body', message: 'is required' }] : [], body);
     return answer([...unstorableText(body), ...(validate(body) ? [] : fieldErrors(validate.errors ?? [], 'body'))], body);
   };
-}
-
-/**
- * `fastify.setValidatorCompiler(...)`. Named schemas (`$id`) are added to ajv first, so that
- * route schemas can refer to them. Headers are not checked here: the handler that reads one
- * parses it (`Idempotency-Key`, `Prefer`).
- */
-export function validatorCompiler(namedSchemas: () => Schema[]): FastifySchemaCompiler<FastifySchema> {
-  return ({ schema, httpPart }) => {
-    for (const named of namedSchemas()) if (!ajv.getSchema(named['$id'] as string)) ajv.addSchema(named);
-    return httpPart === 'params' || httpPart === 'querystring' || httpPart === 'body' ? compileCheck(schema as Schema, httpPart) : () => true;
-  };
-}
+};
 
 const PARTS = { params: 'params', querystring: 'query', body: 'body' } as const;
 

@@ -1,11 +1,10 @@
 import type { FieldError } from '@petstore/contracts';
-import { EmptyBody, Id, namedSchemas, query as queryOf, ref, type Schema } from '../common/schemas';
+import { EmptyBody, Id, input, ref, type Schema } from '../common/schemas';
 import { validatorCompiler } from '../http/validation';
 
 type Part = 'params' | 'querystring' | 'body';
 type Compiled = (data: unknown) => { error?: { details: FieldError[] }; value?: unknown };
 
-const compile = validatorCompiler(namedSchemas);
 let routes = 0;
 
 /**
@@ -18,10 +17,10 @@ export class RequestValidator {
   constructor(pathParams: readonly string[], query: Schema | undefined, body: Schema | undefined) {
     const url = `/schema-spec/${(routes += 1)}`;
     const asRef = (schema: Schema) => (typeof schema['$id'] === 'string' ? ref(schema as { $id: string }) : schema);
-    const part = (httpPart: Part, schema: Schema): [Part, Compiled] => [httpPart, compile({ schema, method: 'POST', url, httpPart }) as Compiled];
+    const part = (httpPart: Part, schema: Schema): [Part, Compiled] => [httpPart, validatorCompiler({ schema, method: 'POST', url, httpPart }) as Compiled];
     this.parts = [
       part('params', { type: 'object', properties: Object.fromEntries(pathParams.map((name) => [name, Id])) }),
-      part('querystring', query ?? queryOf()),
+      part('querystring', query ?? input()),
       part('body', asRef(body ?? EmptyBody)),
     ];
   }
