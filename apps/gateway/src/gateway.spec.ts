@@ -250,6 +250,10 @@ describe('routes and methods', () => {
     const onItem = await gateway.call('POST', '/v1/store/inventory/1', { headers: auth(ADMIN), json: {} });
     expectError(onItem, 405, 'METHOD_NOT_ALLOWED');
     expect(onItem.headers['allow']).toBe('GET, HEAD, PUT');
+    const onPublic = await gateway.call('POST', '/openapi.json');
+    expectError(onPublic, 405, 'METHOD_NOT_ALLOWED');
+    expect(onPublic.headers['allow']).toBe('GET, HEAD');
+    expectError(await gateway.call('GET', '/docs/nothing-here.js'), 404, 'NOT_FOUND');
   });
 
   it('answers HEAD like GET without a body', async () => {

@@ -80,7 +80,6 @@ export async function createGateway(config: GatewayConfig, limits: Partial<HttpL
   app.addHook('onRequest', async (request) => nameHttpServerSpan(request.method, request.routeOptions.url));
   app.addHook('onRequest', requestGate(config));
   app.setErrorHandler(onError);
-  app.setNotFoundHandler((request, reply) => sendError(reply, new ApiError('NOT_FOUND', `There is nothing at ${pathOf(request.url)}`)));
 
   await app.register(fastifySwagger, swaggerOptions);
   if (onRoute) app.addHook('onRoute', onRoute);

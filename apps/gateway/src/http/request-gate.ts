@@ -55,8 +55,8 @@ function routeNotFound(request: FastifyRequest): ApiError {
 /**
  * The checks that precede the request's form, as one `onRequest` hook: Fastify reads the body
  * (413, 400) after it, so anything that must win over a bad body runs here. Order (API.md §4):
- * the request as HTTP, authentication, rate limit, authorisation, sunset; unknown routes
- * answer 404/405 here, before a body nobody wants is read.
+ * the request as HTTP, authentication, rate limit, authorisation, sunset; every request no
+ * route serves, public path or not, answers 404/405 here, before a body nobody wants is read.
  */
 export function requestGate(config: GatewayConfig) {
   const keyring = new ApiKeyring(config.apiKeys);
@@ -75,7 +75,7 @@ export function requestGate(config: GatewayConfig) {
     // A route's own pattern; for a request no route matched, its path decoded and without empty
     // segments, so that no spelling of a path escapes its area.
     const path = route.url ?? decodeURIComponent(pathOf(request.url)).replace(/\/{2,}/g, '/');
-    if (PUBLIC_PATH.test(path)) return undefined;
+    if (PUBLIC_PATH.test(path)) return route.url === undefined ? routeNotFound(request) : undefined;
     const { deprecation } = route.config;
     if (deprecation) {
       const params = request.params as Record<string, string>;
