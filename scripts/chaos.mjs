@@ -3,8 +3,9 @@
 // each scenario. Writes docs/RELIABILITY.md from the run. `--short` runs the scenarios marked
 // short, gentler, without writing the report (a stage of `npm test`).
 //
-// Run it alone on the machine: `flock /tmp/petstore-stack.lock npm run chaos` (it restarts the
-// machine's PostgreSQL cluster for one scenario).
+// Run it alone on the machine: `flock /tmp/petstore-stack.lock node scripts/chaos.mjs` (it restarts
+// the machine's PostgreSQL cluster for one scenario, under that lock). Through `node`: npm does not
+// hand the lock on to the script, which would then wait for the lock its own parent holds.
 import { spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
