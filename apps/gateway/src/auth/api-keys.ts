@@ -1,5 +1,5 @@
 import { ConfigError, nodeEnv, type Reader } from '@petstore/config';
-import { createHash, timingSafeEqual } from 'node:crypto';
+import { hash, timingSafeEqual } from 'node:crypto';
 import { SCOPES, type Scope } from './scopes';
 
 /** One entry of `API_KEYS`: the key itself or its SHA-256 (hex), never both. */
@@ -70,7 +70,7 @@ export const apiKeys: Reader<ApiKeyConfig[]> = (env) => {
 };
 
 function sha256(text: string): Buffer {
-  return createHash('sha256').update(text, 'utf8').digest();
+  return hash('sha256', text, 'buffer');
 }
 
 const BEARER = /^Bearer +([^\s]+) *$/i;
