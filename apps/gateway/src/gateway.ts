@@ -9,7 +9,7 @@ import { registerDocs } from './docs/docs.routes';
 import { registerHealth } from './health/health.routes';
 import { ApiError, internalError, pathOf, sendError, validationFailed } from './http/api-error';
 import { clientErrorHandler, expectationFailed, MAX_URL_LENGTH } from './http/client-error';
-import { BODY_LIMIT, registerBodyParsers } from './http/json-body';
+import { registerBodyParsers } from './http/json-body';
 import { swaggerOptions } from './http/openapi';
 import { toRoute } from './http/operation';
 import { requestGate, rewriteUrl } from './http/request-gate';
@@ -56,7 +56,7 @@ export async function createGateway(config: GatewayConfig, limits: Partial<HttpL
   useNestLogger(config.logLevel);
   const app = Fastify({
     logger: false,
-    bodyLimit: BODY_LIMIT,
+    bodyLimit: 64 * 1024,
     // The id becomes `request.id`, so it is decided once, before routing.
     genReqId: (raw) => requestIdFor(raw.headers['x-request-id']),
     clientErrorHandler,

@@ -69,10 +69,6 @@ export const apiKeys: Reader<ApiKeyConfig[]> = (env) => {
   return keys;
 };
 
-function sha256(text: string): Buffer {
-  return hash('sha256', text, 'buffer');
-}
-
 const BEARER = /^Bearer +([^\s]+) *$/i;
 
 /**
@@ -85,7 +81,7 @@ export class ApiKeyring {
 
   constructor(keys: readonly ApiKeyConfig[]) {
     this.entries = keys.map((config) => ({
-      digest: config.key !== undefined ? sha256(config.key) : Buffer.from(config.sha256 ?? '', 'hex'),
+      digest: config.key !== undefined ? hash('sha256', config.key, 'buffer') : Buffer.from(config.sha256 ?? '', 'hex'),
       principal: { name: config.name, scopes: new Set(config.scopes) },
     }));
   }
@@ -93,7 +89,7 @@ export class ApiKeyring {
   authenticate(authorization: string | undefined): ApiPrincipal | undefined {
     const match = BEARER.exec(authorization ?? '');
     if (!match) return undefined;
-    const presented = sha256(match[1]);
+    const presented = hash('sha256', match[1], 'buffer');
     return this.entries.filter((entry) => timingSafeEqual(entry.digest, presented))[0]?.principal;
   }
 }

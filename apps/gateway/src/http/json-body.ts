@@ -1,8 +1,6 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { ApiError, validationFailed } from './api-error';
 
-export const BODY_LIMIT = 64 * 1024;
-
 /** `application/json` and `application/*+json` (Fastify hands over the normalized, lower-case type). */
 export const JSON_MEDIA_TYPE = /^application\/(?:[a-z0-9!#$&^_.-]+\+)?json(?:\s*;|$)/;
 
@@ -23,19 +21,19 @@ export function parseJsonBody(raw: Buffer): unknown {
 }
 
 /**
- * Fastify reads the body (64 KiB limit, 413) and hands it to these. Its own JSON parser is not
+ * Fastify reads the body (its `bodyLimit`, 64 KiB: 413) and hands it to these. Its JSON parser is not
  * used because it decodes bytes that are not UTF-8 into U+FFFD instead of refusing them. JSON
  * media types are parsed as above (`null` alone is no body: 400); a body of any other type is
  * read to the end, so that 413 still comes first, and refused with 400 `UNSUPPORTED_CONTENT_TYPE`.
  */
 export function registerBodyParsers(fastify: FastifyInstance): void {
   fastify.removeAllContentTypeParsers();
-  fastify.addContentTypeParser(JSON_MEDIA_TYPE, { parseAs: 'buffer', bodyLimit: BODY_LIMIT }, async (_: FastifyRequest, body: Buffer) => {
+  fastify.addContentTypeParser(JSON_MEDIA_TYPE, { parseAs: 'buffer' }, async (_: FastifyRequest, body: Buffer) => {
     const value = parseJsonBody(body);
     if (value === null) throw validationFailed([{ field: 'body', message: 'must not be null' }]);
     return value;
   });
-  fastify.addContentTypeParser('*', { parseAs: 'buffer', bodyLimit: BODY_LIMIT }, async (_: FastifyRequest, body: Buffer) => {
+  fastify.addContentTypeParser('*', { parseAs: 'buffer' }, async (_: FastifyRequest, body: Buffer) => {
     if (body.length > 0) throw new ApiError('UNSUPPORTED_CONTENT_TYPE', 'The request body must be JSON (application/json)');
   });
 }

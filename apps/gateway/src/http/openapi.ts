@@ -46,9 +46,8 @@ export function responsesOf(operation: Operation): Record<string, Schema> {
   const codes = new Set<ErrorCode>([...GATEWAY_CODES, ...(operation.errors ?? [])]);
   if (!operation.route.startsWith('GET ')) BODY_CODES.forEach((code) => codes.add(code));
   if (operation.deprecation) codes.add('ENDPOINT_SUNSET');
-  const byStatus = new Map<number, ErrorCode[]>();
-  for (const code of codes) byStatus.set(ERROR_STATUS[code], [...(byStatus.get(ERROR_STATUS[code]) ?? []), code]);
-  byStatus.set(417, ['BAD_REQUEST']);
+  const byStatus: Record<number, ErrorCode[]> = { 417: ['BAD_REQUEST'] };
+  for (const code of codes) (byStatus[ERROR_STATUS[code]] ??= []).push(code);
 
   const responses: Record<string, Schema> = {
     [operation.status]: {
@@ -57,10 +56,10 @@ export function responsesOf(operation: Operation): Record<string, Schema> {
       ...(operation.response ? { content: { 'application/json': { schema: ref(operation.response) } } } : { type: 'null' }),
     },
   };
-  for (const status of [...byStatus.keys()].sort((a, b) => a - b)) {
+  for (const [status, statusCodes] of Object.entries(byStatus)) {
     responses[status] = {
-      description: `Error: ${byStatus.get(status)?.map((code) => `\`${code}\``).join(', ')}`,
-      headers: headersOf(operation, status),
+      description: `Error: ${statusCodes.map((code) => `\`${code}\``).join(', ')}`,
+      headers: headersOf(operation, Number(status)),
       content: { 'application/json': { schema: ref(ErrorSchema) } },
     };
   }

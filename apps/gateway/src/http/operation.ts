@@ -52,7 +52,7 @@ declare module 'fastify' {
   }
 }
 
-export function toRoute<R extends RouteGenericInterface>(operation: Operation<R>, sunset: Date): RouteOptions {
+export function toRoute(operation: Operation, sunset: Date): RouteOptions {
   const [method, url] = operation.route.split(' ');
   const schema = {
     operationId: operation.operationId,
@@ -69,7 +69,7 @@ export function toRoute<R extends RouteGenericInterface>(operation: Operation<R>
     ...(operation.deprecation && { deprecated: true, 'x-sunset': sunset.toISOString().replace(/\.000Z$/, 'Z') }),
     ...(operation.stability && { 'x-stability-level': operation.stability }),
   };
-  const { status, location, pagedBy, handle } = operation as Operation;
+  const { status, location, pagedBy, handle } = operation;
   return {
     method,
     url,

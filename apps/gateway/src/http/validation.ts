@@ -105,7 +105,6 @@ function fieldErrors(errors: readonly ErrorObject[], where: Where): FieldError[]
  */
 const UNISSUED_ID = 2 ** 53;
 
-type Part = 'params' | 'querystring' | 'body';
 /** What Fastify expects of a validator: the part as the handler reads it, or the error (Fastify marks it with `validationContext`). */
 type Validator = (data: unknown) => { error: ApiError } | { value: unknown };
 
@@ -151,7 +150,7 @@ const PARTS = { params: 'params', querystring: 'query', body: 'body' } as const;
 /** Every problem of the path, query and body together: Fastify stops at the first part that fails. */
 export function requestFormDetails(request: FastifyRequest): FieldError[] {
   return Object.entries(PARTS).flatMap(([part, key]) => {
-    const result = (request.getValidationFunction(part as Part) as Validator | undefined)?.(request[key] ?? null);
+    const result = (request.getValidationFunction(part as keyof typeof PARTS) as Validator | undefined)?.(request[key] ?? null);
     return (result && 'error' in result && result.error.details) || [];
   });
 }
