@@ -1,7 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { readFileSync } from 'node:fs';
 import { extname, join } from 'node:path';
-import { ApiError, sendError } from '../http/api-error';
 import getAbsoluteFSPath = require('swagger-ui-dist/absolute-path.js');
 
 // The page and its initializer are written here because the UI must load /openapi.json, the
@@ -49,10 +48,8 @@ export function registerDocs(app: FastifyInstance): void {
   app.get('/docs', (_, reply) => reply.type('text/html; charset=utf-8').send(PAGE));
   // The files of swagger-ui-dist the page loads, read once at start and served from memory, and its initializer.
   const files = ['swagger-ui.css', 'swagger-ui-bundle.js', 'favicon-32x32.png', 'favicon-16x16.png'].map((name) => [name, readFileSync(join(getAbsoluteFSPath(), name))] as const);
-  const assets = new Map([...files, ['swagger-initializer.js', Buffer.from(INITIALIZER)]]);
-  app.get<{ Params: { file: string } }>('/docs/:file', (request, reply) => {
-    const asset = assets.get(request.params.file);
-    if (!asset) return sendError(reply, new ApiError('NOT_FOUND', `There is no /docs/${request.params.file}`));
-    reply.type(TYPES[extname(request.params.file)]).header('cache-control', 'public, max-age=3600').send(asset);
-  });
+  // One route per file: any other /docs path is answered 404 by the request gate, as every unknown path is.
+  for (const [name, asset] of [...files, ['swagger-initializer.js', Buffer.from(INITIALIZER)] as const]) {
+    app.get(`/docs/${name}`, (_, reply) => reply.type(TYPES[extname(name)]).header('cache-control', 'public, max-age=3600').send(asset));
+  }
 }
