@@ -433,7 +433,12 @@ async function sagaStages(layout, namespace, since) {
     if (times.some((time) => time === undefined)) continue;
     Object.values(gaps).forEach((list, i) => list.push(times[i + 1] - times[i]));
   }
-  return Object.fromEntries(Object.entries(gaps).map(([name, list]) => [name, { p50: round(percentile(list, 0.5)), p90: round(percentile(list, 0.9)) }]));
+  return Object.fromEntries(
+    Object.entries(gaps).map(([name, list]) => {
+      list.sort((a, b) => a - b);
+      return [name, { p50: round(rpc.percentile(list, 50)), p90: round(rpc.percentile(list, 90)) }];
+    }),
+  );
 }
 
 /** When the relays sent each order's events (the Kafka message timestamp, set by the producer), from `fromMs` on. */
@@ -472,11 +477,6 @@ async function sentAt(layout, namespace, fromMs, topics) {
   await done;
   await consumer.disconnect();
   return sent;
-}
-
-function percentile(sorted, p) {
-  const list = [...sorted].sort((a, b) => a - b);
-  return list.length === 0 ? null : list[Math.min(list.length - 1, Math.floor(p * list.length))];
 }
 
 /** Rows and size of the messaging tables of every service database. */
