@@ -3,3 +3,4 @@ export * from './migrate';
 export * from './database-readiness.check';
 export * from './runtime-role';
 export * from './database-unavailable';
+export * from './prepared-statement';

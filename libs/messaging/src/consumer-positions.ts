@@ -1,4 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
+import { executePrepared } from '@petstore/database';
 
 /** A consumed message as far as deduplication cares. */
 export interface Admissible {
@@ -39,9 +40,10 @@ export async function admit(
   const applied = new Map<string, number>();
   if (batchEnd.size > 0) {
     const sources = [...batchEnd.keys()];
-    const rows = await em.execute<{ source: string; previous_seq: string }[]>(
+    const rows = await executePrepared<{ source: string; previous_seq: string }>(
+      em,
       `insert into consumer_position (consumer, topic, partition, source, last_seq)
-       select ?, ?, ?, s.source, s.last_seq from unnest(array[?]::uuid[], array[?]::bigint[]) as s(source, last_seq)
+       select ?, ?, ?, s.source, s.last_seq from unnest(?::uuid[], ?::bigint[]) as s(source, last_seq)
        on conflict (consumer, topic, partition, source) do update
          set previous_seq = consumer_position.last_seq,
              last_seq = greatest(consumer_position.last_seq, excluded.last_seq),
@@ -55,9 +57,10 @@ export async function admit(
 
   let firstTime = new Set<string>();
   if (unnumbered.length > 0) {
-    const rows = await em.execute<{ event_id: string }[]>(
+    const rows = await executePrepared<{ event_id: string }>(
+      em,
       `insert into processed_event (consumer, event_id)
-       select ?, e from unnest(array[?]::uuid[]) e
+       select ?, e from unnest(?::uuid[]) e
        on conflict do nothing returning event_id`,
       [at.consumer, unnumbered],
     );

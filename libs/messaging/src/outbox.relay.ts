@@ -289,11 +289,11 @@ export class OutboxRelay {
     const session = this.session;
     const source = this.source;
     if (!session || !source) return { kind: 'empty' };
-    const { rows } = await session.query<ClaimedRow>(CLAIM, [
-      this.settings.batchSize,
-      this.publishedRows,
-      this.leftoversPossible,
-    ]);
+    const { rows } = await session.query<ClaimedRow>({
+      name: 'outbox_claim',
+      text: CLAIM,
+      values: [this.settings.batchSize, this.publishedRows, this.leftoversPossible],
+    });
     this.publishedRows = [];
     this.leftoversPossible = false;
     if (rows.length === 0) return { kind: 'empty' };
@@ -331,7 +331,7 @@ export class OutboxRelay {
     } else if (this.wokenWhileDraining || seqs.length >= this.settings.batchSize) {
       this.publishedRows = seqs;
     } else {
-      await session.query('delete from outbox_event where seq = any($1::bigint[])', [seqs]);
+      await session.query({ name: 'outbox_delete', text: 'delete from outbox_event where seq = any($1::bigint[])', values: [seqs] });
     }
   }
 

@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import type { EntityManager } from '@mikro-orm/postgresql';
+import { executePrepared } from '@petstore/database';
 import { findEventDefinition, type EventEnvelope } from '@petstore/contracts';
 import { OutboxRelay } from './outbox.relay';
 import { TransactionHooks } from './transaction-hooks';
@@ -32,32 +33,20 @@ export function outboxRow(envelope: EventEnvelope): OutboxRow {
   };
 }
 
-/**
- * One statement for any number of rows (MikroORM's `?` placeholders). `envelopeSql` lets a
- * caller compute the stored envelope from the one given, as `jsonb_set(?::jsonb, ...)` does
- * when an id is only known to the statement.
- */
-export function outboxInsert(
-  rows: OutboxRow[],
-  envelopeSql = '?::jsonb',
-  from?: string,
-): { sql: string; params: unknown[] } {
-  const tuple = `?::uuid, ?, ?, ?, ${envelopeSql}, ?, ?`;
-  // `from` names a relation of the statement the insert is part of (a CTE): one row each of its rows.
-  const values = from
-    ? rows.map(() => `select ${tuple} from ${from}`).join(' union all ')
-    : `values ${rows.map(() => `(${tuple})`).join(', ')}`;
+/** One statement, the same text for any number of rows. */
+export function outboxInsert(rows: OutboxRow[]): { sql: string; params: unknown[] } {
   return {
-    sql: `insert into outbox_event (event_id, topic, key, type, envelope, traceparent, tracestate) ${values}`,
-    params: rows.flatMap((row) => [
-      row.eventId,
-      row.topic,
-      row.key,
-      row.type,
-      JSON.stringify(row.envelope),
-      row.traceparent,
-      row.tracestate,
-    ]),
+    sql: `insert into outbox_event (event_id, topic, key, type, envelope, traceparent, tracestate)
+          select * from unnest(?::uuid[], ?::text[], ?::text[], ?::text[], ?::jsonb[], ?::text[], ?::text[])`,
+    params: [
+      rows.map((row) => row.eventId),
+      rows.map((row) => row.topic),
+      rows.map((row) => row.key),
+      rows.map((row) => row.type),
+      rows.map((row) => JSON.stringify(row.envelope)),
+      rows.map((row) => row.traceparent),
+      rows.map((row) => row.tracestate),
+    ],
   };
 }
 
@@ -96,7 +85,7 @@ export class OutboxWriter {
           this.pending.delete(transaction);
           if (batch.length === 0) return;
           const { sql, params } = outboxInsert(batch);
-          await root.getConnection().execute(sql, params, 'run', rootTransaction);
+          await executePrepared(root, sql, params, rootTransaction);
         },
         { last: true },
       );

@@ -1,4 +1,5 @@
 import { EntityManager } from '@mikro-orm/postgresql';
+import { executePrepared } from '@petstore/database';
 import { Injectable } from '@nestjs/common';
 import type {
   Category as CategoryView,
@@ -26,7 +27,8 @@ export class CategoriesService {
   /** Pure reads are plain SQL: no entities to build and track. */
   async list(query: ListCategoriesQuery): Promise<Page<CategoryView>> {
     const limit = pageLimit(query.limit);
-    const rows = await this.em.execute<CategoryRow[]>(
+    const rows = await executePrepared<CategoryRow>(
+      this.em,
       'select id, name, description from category where id > ? order by id limit ?',
       [pageCursor(query.after), limit + 1],
     );
@@ -38,7 +40,7 @@ export class CategoriesService {
     const [row] =
       categoryId === undefined
         ? []
-        : await this.em.execute<CategoryRow[]>('select id, name, description from category where id = ?', [categoryId]);
+        : await executePrepared<CategoryRow>(this.em, 'select id, name, description from category where id = ?', [categoryId]);
     if (!row) throw categoryNotFound(id);
     return categoryRowView(row);
   }

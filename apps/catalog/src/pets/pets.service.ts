@@ -1,5 +1,6 @@
 import { LockMode } from '@mikro-orm/core';
 import { EntityManager } from '@mikro-orm/postgresql';
+import { executePrepared } from '@petstore/database';
 import { Injectable } from '@nestjs/common';
 import type {
   ById,
@@ -42,7 +43,7 @@ export class PetsService {
     const conditions = ['id > ?'];
     const params: unknown[] = [pageCursor(query.after)];
     if (query.status?.length) {
-      conditions.push('status = any(array[?]::text[])');
+      conditions.push('status = any(?::text[])');
       params.push(query.status);
     }
     if (query.categoryId !== undefined) {
@@ -76,7 +77,7 @@ export class PetsService {
    * the query itself on the busiest paths.
    */
   private selectRows(where: string, params: unknown[], limit: number): Promise<PetRow[]> {
-    return this.em.execute<PetRow[]>(`select ${PET_ROW_COLUMNS} from pet where ${where} order by id limit ?`, [
+    return executePrepared<PetRow>(this.em, `select ${PET_ROW_COLUMNS} from pet where ${where} order by id limit ?`, [
       ...params,
       limit,
     ]);

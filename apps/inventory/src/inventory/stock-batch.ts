@@ -1,5 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { Injectable } from '@nestjs/common';
+import { executePrepared } from '@petstore/database';
 import { context, propagation, ROOT_CONTEXT } from '@opentelemetry/api';
 import {
   PetStatusRecomputed,
@@ -106,15 +107,16 @@ export class StockBatch {
     const pets = [...new Set(petIds)].filter((id) => !this.entries.get(id));
     const orders = [...new Set(orderIds)].filter((id) => !this.reservations.has(id));
     if (pets.length === 0 && orders.length === 0) return;
-    const rows = await this.em.execute<{ kind: 'entry' | 'reservation' | 'parked'; row: Record<string, unknown> }[]>(
+    const rows = await executePrepared<{ kind: 'entry' | 'reservation' | 'parked'; row: Record<string, unknown> }>(
+      this.em,
       `with e as (
          select pet_id, quantity, status, deleted, last_recompute_event_id, stock_changed_at from inventory_entry
-          where pet_id = any(array[?]::bigint[]) order by pet_id for update
+          where pet_id = any(?::bigint[]) order by pet_id for update
        ), r as (
          select order_id, pet_id, quantity, state, reason from reservation
-          where order_id = any(array[?]::bigint[]) for update
+          where order_id = any(?::bigint[]) for update
        ), p as (
-         select distinct pet_id from parked_order where pet_id = any(array[?]::bigint[])
+         select distinct pet_id from parked_order where pet_id = any(?::bigint[])
        )
        select 'entry' as kind, to_jsonb(e) as row from e
        union all select 'reservation', to_jsonb(r) from r
@@ -254,9 +256,12 @@ export class StockBatch {
   async decideParked(petIds: number[], metaOf: (event: EventEnvelope) => EventMeta): Promise<void> {
     const ready = this.readyToDecideParked(petIds);
     if (ready.length === 0) return;
-    const rows = await this.em.execute<
-      { seq: string; event: EnvelopeOf<typeof OrderPlaced>; traceparent: string | null; tracestate: string | null }[]
-    >('delete from parked_order where pet_id = any(array[?]::bigint[]) returning seq, event, traceparent, tracestate', [
+    const rows = await executePrepared<{
+      seq: string;
+      event: EnvelopeOf<typeof OrderPlaced>;
+      traceparent: string | null;
+      tracestate: string | null;
+    }>(this.em, 'delete from parked_order where pet_id = any(?::bigint[]) returning seq, event, traceparent, tracestate', [
       ready,
     ]);
     rows.sort((a, b) => Number(a.seq) - Number(b.seq));
@@ -321,10 +326,11 @@ export class StockBatch {
   private async write(parts: Write[]): Promise<void> {
     if (parts.length === 0) return;
     if (parts.length === 1) {
-      await this.em.execute(parts[0].sql, parts[0].params);
+      await executePrepared(this.em, parts[0].sql, parts[0].params);
       return;
     }
-    await this.em.execute(
+    await executePrepared(
+      this.em,
       `with ${parts.map((part, index) => `w${index} as (${part.sql})`).join(', ')} select 1`,
       parts.flatMap((part) => part.params),
     );
@@ -336,15 +342,15 @@ export class StockBatch {
     return [
       {
         sql: `insert into parked_order (order_id, pet_id, event, traceparent, tracestate)
-              values ${parked.map(() => '(?, ?, ?::jsonb, ?, ?)').join(', ')}
+              select * from unnest(?::bigint[], ?::bigint[], ?::jsonb[], ?::text[], ?::text[])
               on conflict (order_id) do nothing`,
-        params: parked.flatMap(({ event, trace }) => [
-          event.payload.orderId,
-          event.payload.petId,
-          JSON.stringify(event),
-          trace.traceparent ?? null,
-          trace.tracestate ?? null,
-        ]),
+        params: [
+          parked.map(({ event }) => event.payload.orderId),
+          parked.map(({ event }) => event.payload.petId),
+          parked.map(({ event }) => JSON.stringify(event)),
+          parked.map(({ trace }) => trace.traceparent ?? null),
+          parked.map(({ trace }) => trace.tracestate ?? null),
+        ],
       },
     ];
   }
@@ -361,7 +367,7 @@ export class StockBatch {
     if (inserted.length > 0) {
       writes.push({
         sql: `insert into reservation (order_id, pet_id, quantity, state, reason)
-              select * from unnest(array[?]::bigint[], array[?]::bigint[], array[?]::integer[], array[?]::text[], array[?]::text[])`,
+              select * from unnest(?::bigint[], ?::bigint[], ?::integer[], ?::text[], ?::text[])`,
         params: [
           inserted.map((r) => r.orderId),
           inserted.map((r) => r.petId),
@@ -374,7 +380,7 @@ export class StockBatch {
     if (updated.length > 0) {
       writes.push({
         sql: `update reservation r set state = u.state, updated_at = now()
-                from unnest(array[?]::bigint[], array[?]::text[]) as u(order_id, state)
+                from unnest(?::bigint[], ?::text[]) as u(order_id, state)
                where r.order_id = u.order_id`,
         params: [updated.map((r) => r.orderId), updated.map((r) => r.state)],
       });
@@ -389,7 +395,7 @@ export class StockBatch {
       sql: `update inventory_entry e
                set quantity = u.quantity, status = u.status, last_recompute_event_id = u.last_recompute_event_id,
                    stock_changed_at = case when u.stock_changed then now() else e.stock_changed_at end, updated_at = now()
-              from unnest(array[?]::bigint[], array[?]::integer[], array[?]::text[], array[?]::uuid[], array[?]::boolean[])
+              from unnest(?::bigint[], ?::integer[], ?::text[], ?::uuid[], ?::boolean[])
                    as u(pet_id, quantity, status, last_recompute_event_id, stock_changed)
              where e.pet_id = u.pet_id`,
       params: [
@@ -425,8 +431,9 @@ export class StockBatch {
     const soldOut = due.filter((entry) => entry.askOpenOrders).map((entry) => entry.petId);
     const withOpenOrders = new Set<number>();
     if (soldOut.length > 0) {
-      const rows = await this.em.execute<{ pet_id: string }[]>(
-        `select distinct pet_id from reservation where pet_id = any(array[?]::bigint[]) and state = 'reserved'`,
+      const rows = await executePrepared<{ pet_id: string }>(
+        this.em,
+        `select distinct pet_id from reservation where pet_id = any(?::bigint[]) and state = 'reserved'`,
         [soldOut],
       );
       for (const row of rows) withOpenOrders.add(Number(row.pet_id));

@@ -1,5 +1,6 @@
 import { LockMode } from '@mikro-orm/core';
 import { EntityManager, type FilterQuery } from '@mikro-orm/postgresql';
+import { executePrepared } from '@petstore/database';
 import { Injectable, Logger } from '@nestjs/common';
 import {
   OrderCancelled,
@@ -206,10 +207,11 @@ export class OrdersService {
   async decide(em: EntityManager, decisions: Decision[]): Promise<void> {
     if (decisions.length === 0) return;
     const announce = announcement('decided');
-    const decided = await em.execute<{ id: string; status: OrderStatus; seconds: number }[]>(
+    const decided = await executePrepared<{ id: string; status: OrderStatus; seconds: number }>(
+      em,
       `with decided as (
          update store_order o set status = d.status, rejection_reason = d.reason, updated_at = now()
-           from unnest(array[?]::bigint[], array[?]::text[], array[?]::text[]) as d(id, status, reason)
+           from unnest(?::bigint[], ?::text[], ?::text[]) as d(id, status, reason)
           where o.id = d.id and o.status = 'placed'
          returning o.id, o.status, extract(epoch from now() - o.created_at)::float8 as seconds
        ), announced as (${announce.sql})
@@ -235,12 +237,16 @@ export class OrdersService {
   /** PetDeleted: the pets' open orders are cancelled, and inventory hears of each. Their past orders stay as they are. */
   async cancelOpenOrdersOf(em: EntityManager, causes: { petId: number; meta: EventMeta }[]): Promise<void> {
     const metaOf = new Map(causes.map(({ petId, meta }) => [petId, meta]));
-    const cancelled = await em.execute<
-      { id: string; pet_id: string; quantity: number; previous_status: 'placed' | 'approved' }[]
-    >(
+    const cancelled = await executePrepared<{
+      id: string;
+      pet_id: string;
+      quantity: number;
+      previous_status: 'placed' | 'approved';
+    }>(
+      em,
       `update store_order o set status = 'cancelled', updated_at = now()
          from (select id, status from store_order
-                where pet_id = any(array[?]::bigint[]) and status in ('placed', 'approved')
+                where pet_id = any(?::bigint[]) and status in ('placed', 'approved')
                 order by id for update) before
         where o.id = before.id
        returning o.id, o.pet_id, o.quantity, before.status as previous_status`,

@@ -1,6 +1,7 @@
 import { MikroORM, type EntityManager } from '@mikro-orm/postgresql';
 import { Injectable } from '@nestjs/common';
 import { OrderPlaced, type EnvelopeOf } from '@petstore/contracts';
+import { executePrepared } from '@petstore/database';
 import { OutboxWriter, outboxRow, type OutboxRow } from '@petstore/messaging';
 
 export interface NewOrderRow {
@@ -80,11 +81,12 @@ export class Placements {
  */
 export async function insertOrders(em: EntityManager, placements: Placement[]): Promise<Map<number, number>> {
   const column = <T>(pick: (placement: Placement, index: number) => T) => placements.map(pick);
-  const rows = await em.execute<{ n: number; id: string }[]>(
+  const rows = await executePrepared<{ n: number; id: string }>(
+    em,
     `with input as (
        select * from unnest(
-         array[?]::integer[], array[?]::bigint[], array[?]::integer[], array[?]::timestamptz[],
-         array[?]::uuid[], array[?]::text[], array[?]::text[], array[?]::text[], array[?]::jsonb[], array[?]::text[], array[?]::text[]
+         ?::integer[], ?::bigint[], ?::integer[], ?::timestamptz[],
+         ?::uuid[], ?::text[], ?::text[], ?::text[], ?::jsonb[], ?::text[], ?::text[]
        ) as i(n, pet_id, quantity, ship_date, event_id, topic, key, type, envelope, traceparent, tracestate)
      ), known as (
        select pet_id from known_pet where pet_id in (select pet_id from input) and not deleted order by pet_id for share
