@@ -12,8 +12,10 @@ import { Kafka, logLevel } from 'kafkajs';
 import pg from 'pg';
 import stack from './lib/stack.cjs';
 import rpc from './bench/rpc-load.cjs';
+import pacedLoadModule from './bench/paced-load.cjs';
 import otlp from './lib/otlp-receiver.cjs';
 
+const { pacedLoad } = pacedLoadModule;
 const { ROOT, SERVICES, ensurePostgres, ensureKafka, build, stackLayout, dropDatabases, runMigrations, startStack } = stack;
 
 const env = (name, fallback) => process.env[name] ?? fallback;
@@ -229,13 +231,7 @@ async function main() {
   /** Open loop at `rate` orders/s; placed → decided as recorded by the database (no polling load). */
   async function atRate(target, rate, seconds = RATE_SECONDS) {
     const since = await dbNow(target.db);
-    const placement = await cannon({
-      url: target.url,
-      duration: seconds,
-      overallRate: rate,
-      connections: Math.max(CONNECTIONS, Math.ceil(rate / 10)),
-      requests: [target.request()],
-    });
+    const placement = await paced(target, { rate, seconds });
     const decided = await decisions(target, since);
     return {
       ...(target.stages && { stages: await target.stages(since) }),
@@ -254,23 +250,12 @@ async function main() {
     let decidedAnswers = 0;
     let applied = 0;
     let answers = 0;
-    const request = target.request({ prefer: 'wait=5' });
-    request.onResponse = (status, body, context, responseHeaders) => {
+    const onResponse = (status, body, responseHeaders) => {
       answers += 1;
       if (!/"status":"placed"/.test(body)) decidedAnswers += 1;
-      const values = Array.isArray(responseHeaders) ? responseHeaders : Object.entries(responseHeaders ?? {}).flat();
-      for (let i = 0; i < values.length; i += 2) {
-        if (String(values[i]).toLowerCase() === 'preference-applied') applied += 1;
-      }
+      if (responseHeaders['preference-applied'] !== undefined) applied += 1;
     };
-    const result = await cannon({
-      url: target.url,
-      duration: RATE_SECONDS,
-      overallRate: rate,
-      // Each held answer occupies its connection until the decision.
-      connections: Math.max(CONNECTIONS, Math.ceil(rate / 5)),
-      requests: [request],
-    });
+    const result = await paced(target, { rate, seconds: RATE_SECONDS, extraHeaders: { prefer: 'wait=5' }, onResponse });
     return { offeredRate: rate, achievedRate: result.requestsPerSecond, p50: result.p50, p99: result.p99, answers, decidedAnswers, applied, failed: result.failed };
   }
 
@@ -558,8 +543,8 @@ async function idleCpu(processes, seconds) {
   );
 }
 
-async function cannon({ url, headers = {}, duration = READ_SECONDS, overallRate, connections = CONNECTIONS, requests, warmup = false }) {
-  const options = { url, headers, connections, duration, overallRate, requests, pipelining: 1 };
+async function cannon({ url, headers = {}, duration = READ_SECONDS, connections = CONNECTIONS, requests, warmup = false }) {
+  const options = { url, headers, connections, duration, requests, pipelining: 1 };
   if (warmup) await autocannon({ ...options, duration: 3 });
   const result = await autocannon(options);
   return {
@@ -569,6 +554,20 @@ async function cannon({ url, headers = {}, duration = READ_SECONDS, overallRate,
     ok: result['2xx'],
     failed: result.non2xx + result.errors + result.timeouts,
   };
+}
+
+/** `target`'s order requests at `rate` a second, evenly spaced, whatever the answers do (open loop). */
+function paced(target, { rate, seconds, extraHeaders, onResponse }) {
+  const request = target.request(extraHeaders);
+  return pacedLoad({
+    url: target.url,
+    method: request.method,
+    headers: request.headers,
+    body: () => request.setupRequest({}).body,
+    rate,
+    durationSeconds: seconds,
+    onResponse,
+  });
 }
 
 /** Every approved order took its units exactly once: stock + approved units = what was stocked. */
@@ -672,7 +671,7 @@ function writeReport(results) {
   }
   const rateRows = (name, list) => list.map((r) => [name, r.offeredRate, r.achievedRate, r.created, r.failed, r.placementP50, r.placementP99, r.decidedPerSecond, `**${r.decisionP50}**`, `**${r.decisionP99}**`]);
   if (results.rates || results.floorRates) {
-    out.push('', `### Saga at fixed rates (open loop, ${s.RATE_SECONDS} s each; placed → decided as the orders table records it)`, '');
+    out.push('', `### Saga at fixed rates (open loop, requests evenly spaced, ${s.RATE_SECONDS} s each; placed → decided as the orders table records it)`, '');
     out.push(...table(
       ['pipeline', 'offered/s', 'placed/s', '201s', 'failed', '201 p50 ms', '201 p99 ms', 'decided/s', 'placed→decided p50 ms', 'p99 ms'],
       [...rateRows('stack', results.rates ?? []), ...rateRows('floor', results.floorRates ?? [])],
@@ -685,7 +684,7 @@ function writeReport(results) {
     }
   }
   if (results.wait) {
-    out.push('', '### `Prefer: wait=5` (what a client sees: the 201 carries the decision)', '');
+    out.push('', '### `Prefer: wait=5` (what a client sees: the 201 carries the decision; requests evenly spaced)', '');
     out.push(...table(['offered/s', 'answered/s', 'answers', 'decided in the answer', 'Preference-Applied', 'p50 ms', 'p99 ms', 'failed'],
       results.wait.map((w) => [w.offeredRate, w.achievedRate, w.answers, w.decidedAnswers, w.applied, `**${w.p50}**`, `**${w.p99}**`, w.failed])));
   }
