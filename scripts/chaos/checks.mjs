@@ -6,7 +6,7 @@ import { sleep } from './processes.mjs';
 
 /** Which topics each service's consumer group reads (from the services' event handlers). */
 export const SUBSCRIPTIONS = {
-  catalog: ['inventory.stock.v1'],
+  catalog: ['inventory.pet-status.v1'],
   orders: ['inventory.stock.v1', 'catalog.pet.v1'],
   inventory: ['orders.order.v1', 'catalog.pet.v1'],
 };

@@ -48,7 +48,7 @@ describe('PetStatusRecomputed from inventory', () => {
 
   const publish = (...events: EventEnvelope[]) =>
     producer.send({
-      topic: `${namespace}${Topics.inventoryStock}`,
+      topic: `${namespace}${Topics.inventoryPetStatus}`,
       messages: events.map((event) => ({ key: event.key, value: serializeEnvelope(event) })),
     });
 

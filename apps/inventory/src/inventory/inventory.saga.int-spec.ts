@@ -60,7 +60,10 @@ describe('inventory', () => {
   let nextOrderId = 900_000_001;
 
   beforeAll(async () => {
-    probe = await EventProbe.start({ namespace, topics: [Topics.catalogPet, Topics.ordersOrder, Topics.inventoryStock] });
+    probe = await EventProbe.start({
+      namespace,
+      topics: [Topics.catalogPet, Topics.ordersOrder, Topics.inventoryStock, Topics.inventoryPetStatus],
+    });
     publisher = await EventPublisher.start(namespace);
     // Nothing listens there: the catalog is down for this suite.
     catalogRpc = `127.0.0.1:${await freePort()}`;

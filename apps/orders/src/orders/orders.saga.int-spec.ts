@@ -68,7 +68,10 @@ describe('order saga', () => {
   let nextPetId = 1_000_001;
 
   beforeAll(async () => {
-    probe = await EventProbe.start({ namespace, topics: [Topics.catalogPet, Topics.ordersOrder, Topics.inventoryStock] });
+    probe = await EventProbe.start({
+      namespace,
+      topics: [Topics.catalogPet, Topics.ordersOrder, Topics.inventoryStock, Topics.inventoryPetStatus],
+    });
     publisher = await EventPublisher.start(namespace);
     catalog = await startBuiltService('catalog', { namespace, databaseUrl: testDatabaseUrl('catalog_for_orders') });
     const env = { CATALOG_RPC: catalog.rpcAddress };

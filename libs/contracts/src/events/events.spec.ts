@@ -163,6 +163,7 @@ describe('event contracts', () => {
       Topics.catalogPet,
       Topics.ordersOrder,
       Topics.inventoryStock,
+      Topics.inventoryPetStatus,
       'catalog.dead-letter.v1',
       'orders.dead-letter.v1',
       'inventory.dead-letter.v1',

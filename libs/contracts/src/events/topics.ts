@@ -9,6 +9,8 @@ export const Topics = {
   catalogPet: 'catalog.pet.v1',
   ordersOrder: 'orders.order.v1',
   inventoryStock: 'inventory.stock.v1',
+  /** Apart from the stock events, so that catalog, which reads only these, is not woken by every order. */
+  inventoryPetStatus: 'inventory.pet-status.v1',
 } as const;
 
 export type Topic = (typeof Topics)[keyof typeof Topics];

@@ -13,7 +13,7 @@ export interface PetStatusRecomputedPayload {
 /** inventory → catalog: a stock change recomputed the pet's status; the catalog's pet takes it. */
 export const PetStatusRecomputed = defineEvent<'PetStatusRecomputed', PetStatusRecomputedPayload>({
   type: 'PetStatusRecomputed',
-  topic: Topics.inventoryStock,
+  topic: Topics.inventoryPetStatus,
   schemaVersion: 1,
   key: (payload) => payload.petId,
   schema: {
