@@ -64,8 +64,9 @@ const WAKE_CHANNEL = 'petstore_outbox';
  * rows, so its cost does not grow with the deleted rows the table still holds), after any that
  * were numbered before and are still here ($3: only after a failed or interrupted publish), and
  * commits the numbers before the publish: every copy of an event that Kafka may ever get carries
- * the same number, and along each partition the numbers only grow. Under load it also deletes the
- * rows the previous batch published ($2), which saves a round trip per batch.
+ * the same number, and along each partition the numbers only grow. It also deletes the rows the
+ * previous batch published ($2): a cycle is one statement and one send, with no round trip of
+ * its own for the delete. At rest the sweep's claim deletes the last batch.
  */
 const CLAIM = `
   with published as (
@@ -110,7 +111,7 @@ const NOT_NOW = new Set(['55P03', '55006']);
  * a connection of its own (the others wait on that lock, so one takes over the moment the
  * leader's session ends), listens there for wake-ups, and on that connection numbers the
  * oldest rows, sends them in one request acknowledged by all in-sync replicas, and deletes
- * them. A failed batch stays in the table with its error and is retried with backoff;
+ * them with its next claim. A failed batch stays in the table with its error and is retried with backoff;
  * nothing is dropped. Woken right after a commit that wrote outbox rows (on another replica,
  * through NOTIFY), and by a slow sweep as a safety net.
  */
@@ -190,6 +191,7 @@ export class OutboxRelay {
         new Promise<void>((resolve) => (timer = setTimeout(resolve, this.settings.flushTimeoutMs))),
       ]);
       clearTimeout(timer);
+      if (!this.draining) await this.removePublished();
     }
     this.started = false;
     await this.session?.end().catch(() => undefined);
@@ -323,16 +325,22 @@ export class OutboxRelay {
     return { kind: 'published', count: rows.length };
   }
 
-  /** Deletes published rows: now, with the next claim when more is waiting, or all at once by emptying the table. */
+  /** Deletes published rows with the next claim, or all at once by emptying the table. */
   private async remove(session: Client, seqs: string[]): Promise<void> {
     this.publishedSinceEmptied += seqs.length;
     if (this.publishedSinceEmptied >= this.settings.emptyOutboxAfterRows && (await this.emptied(session))) {
       this.publishedSinceEmptied = 0;
-    } else if (this.wokenWhileDraining || seqs.length >= this.settings.batchSize) {
-      this.publishedRows = seqs;
     } else {
-      await session.query({ name: 'outbox_delete', text: 'delete from outbox_event where seq = any($1::bigint[])', values: [seqs] });
+      this.publishedRows = seqs;
     }
+  }
+
+  /** A leader that stops deletes what it published, so that the next one does not publish it again. */
+  private async removePublished(): Promise<void> {
+    const seqs = this.publishedRows;
+    if (seqs.length === 0 || !this.session) return;
+    this.publishedRows = [];
+    await this.session.query('delete from outbox_event where seq = any($1::bigint[])', [seqs]).catch(() => undefined);
   }
 
   /** Truncates the outbox when it holds only the batch just published; false when it could not now. */
@@ -429,12 +437,14 @@ export class OutboxRelay {
     await producer?.disconnect().catch(() => undefined);
   }
 
+  /** Rows not numbered yet, and numbered rows whose publish failed; published rows wait only for the next claim. */
   private async backlog(): Promise<OutboxBacklog> {
     const [row] = await this.orm.em
       .getConnection()
-      .execute<
-        { rows: string; oldest: number | null }[]
-      >(`select count(*) as rows, extract(epoch from now() - min(created_at))::float8 as oldest from outbox_event`);
+      .execute<{ rows: string; oldest: number | null }[]>(
+        `select count(*) as rows, extract(epoch from now() - min(created_at))::float8 as oldest
+           from outbox_event where publish_seq is null or attempts > 0`,
+      );
     return { rows: Number(row.rows), oldestAgeSeconds: row.oldest ?? 0 };
   }
 
