@@ -25,6 +25,7 @@ import {
 } from '@petstore/kafka';
 import { EventProbe, testDatabaseUrl, testKafkaBrokers, uniqueNamespace, type ProbedMessage } from '@petstore/testing';
 import type { Producer } from 'kafkajs';
+import { register } from 'prom-client';
 import {
   EventHandler,
   KafkaReadinessCheck,
@@ -43,6 +44,13 @@ import {
 } from '.';
 
 jest.setTimeout(60_000);
+
+/** The outbox backlog as a scrape reads it (a scrape within a second of the last reads the same answer). */
+async function outboxBacklogGauge(): Promise<number | undefined> {
+  await new Promise((resolve) => setTimeout(resolve, 1100));
+  const gauge = register.getSingleMetric('petstore_outbox_backlog');
+  return (await gauge?.get())?.values[0]?.value;
+}
 
 const SERVICE = 'messaging-spec';
 const namespace = uniqueNamespace();
@@ -165,6 +173,8 @@ describe('messaging (outbox relay and idempotent consumer) against PostgreSQL an
       });
       const [failure] = await failed;
       expect(failure.count).toBe(3);
+      // Rows whose publish failed are backlog.
+      expect(await outboxBacklogGauge()).toBe(3);
       await unreachable.stop();
 
       const stuck = await orm.em
@@ -185,9 +195,15 @@ describe('messaging (outbox relay and idempotent consumer) against PostgreSQL an
         settings,
         relayOptions,
       );
+      const published = once(reachable.events, 'published');
       reachable.start();
       try {
         await probe.waitFor((event) => event.eventId === events[2].eventId);
+        await published;
+        // Published rows wait in the table for the next claim to delete them, and are not backlog.
+        const waiting = await orm.em.fork().execute('select 1 from outbox_event where key = ?', ['500']);
+        expect(waiting).toHaveLength(3);
+        expect(await outboxBacklogGauge()).toBe(0);
       } finally {
         await reachable.stop();
       }

@@ -1,6 +1,7 @@
 import { EventEmitter } from 'node:events';
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { MikroORM } from '@mikro-orm/postgresql';
+import { executePrepared } from '@petstore/database';
 import { ROOT_CONTEXT, SpanKind, SpanStatusCode, trace, type Span } from '@opentelemetry/api';
 import { crashPoint } from '@petstore/config';
 import { serializeEnvelope, type EventEnvelope } from '@petstore/contracts';
@@ -437,14 +438,18 @@ export class OutboxRelay {
     await producer?.disconnect().catch(() => undefined);
   }
 
-  /** Rows not numbered yet, and numbered rows whose publish failed; published rows wait only for the next claim. */
+  /**
+   * Rows not numbered yet, and numbered rows whose publish failed, but not the batch the leader
+   * published and the next claim deletes (a replica that does not lead cannot tell those apart
+   * after a failure, until that claim: five seconds at most at rest).
+   */
   private async backlog(): Promise<OutboxBacklog> {
-    const [row] = await this.orm.em
-      .getConnection()
-      .execute<{ rows: string; oldest: number | null }[]>(
-        `select count(*) as rows, extract(epoch from now() - min(created_at))::float8 as oldest
-           from outbox_event where publish_seq is null or attempts > 0`,
-      );
+    const [row] = await executePrepared<{ rows: string; oldest: number | null }>(
+      this.orm.em.fork(),
+      `select count(*) as rows, extract(epoch from now() - min(created_at))::float8 as oldest
+         from outbox_event where (publish_seq is null or attempts > 0) and seq <> all(?::bigint[])`,
+      [this.publishedRows],
+    );
     return { rows: Number(row.rows), oldestAgeSeconds: row.oldest ?? 0 };
   }
 
