@@ -1,24 +1,38 @@
 import { Inject, Injectable, Logger, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
 import { MikroORM, type EntityManager } from '@mikro-orm/postgresql';
-import type { Order as OrderView, WaitOutcome } from '@petstore/contracts';
+import type { Order as OrderView, OrderStatus, RejectionReason, WaitOutcome } from '@petstore/contracts';
 import { backoffDelay, sleep } from '@petstore/kafka';
 import { Client } from 'pg';
-
-/** Every replica listens here; whichever one records a decision announces the order ids. */
-const DECIDED_CHANNEL = 'petstore_order_decided';
-/** NOTIFY payloads stay below PostgreSQL's 8000-byte limit (ids below 2^53 have at most 16 digits). */
-const MAX_PAYLOAD = 7900;
-const IDS_PER_PAYLOAD = Math.floor(MAX_PAYLOAD / 17);
+import { isComplete } from './order-transitions';
 
 /**
- * A CTE body that announces the ids in `relation` (a CTE of the same statement with an `id`
- * column), for a statement that changes orders and tells the waiting replicas in one go.
- * Reference it (e.g. `(select count(*) from <name>)`), or PostgreSQL skips it.
+ * Every replica listens here; whichever one records a decision announces the orders, each as
+ * `id:status[:reason]` (a held answer is then built without reading the order again), or as
+ * `id` alone when the answer is to be read.
+ */
+const DECIDED_CHANNEL = 'petstore_order_decided';
+/** NOTIFY payloads stay below PostgreSQL's 8000-byte limit. */
+const MAX_PAYLOAD = 7900;
+/** An id below 2^53 (16 digits), `:rejected:`, the longest reason and a comma. */
+const ENTRIES_PER_PAYLOAD = Math.floor(MAX_PAYLOAD / 48);
+
+/** What an announcement says of an order: where it went, when it says so. */
+interface Announced {
+  status: OrderStatus;
+  rejectionReason?: RejectionReason;
+}
+
+/**
+ * A CTE body that announces the orders in `relation` (a CTE of the same statement with `id`,
+ * `status` and `rejection_reason` columns), for a statement that changes orders and tells the
+ * waiting replicas in one go. Reference it (e.g. `(select count(*) from <name>)`), or
+ * PostgreSQL skips it.
  */
 export function announcement(relation: string): { sql: string; params: unknown[] } {
   return {
-    sql: `select pg_notify(?, string_agg(id::text, ','))
-            from (select id, (row_number() over () - 1) / ${IDS_PER_PAYLOAD} as part from ${relation}) ids group by part`,
+    sql: `select pg_notify(?, string_agg(concat_ws(':', id, status, rejection_reason), ','))
+            from (select id, status, rejection_reason, (row_number() over () - 1) / ${ENTRIES_PER_PAYLOAD} as part
+                    from ${relation}) entries group by part`,
     params: [DECIDED_CHANNEL],
   };
 }
@@ -29,7 +43,7 @@ export function announcement(relation: string): { sql: string; params: unknown[]
  */
 export const MAX_HELD_ANSWERS = Symbol('MAX_HELD_ANSWERS');
 
-type Release = () => void;
+type Release = (announced?: Announced) => void;
 
 /**
  * `Prefer: wait` (API.md §9): answers held until their order leaves `placed` or the wait
@@ -87,14 +101,14 @@ export class DecisionWaits implements OnApplicationBootstrap, OnApplicationShutd
   ): Promise<{ order: OrderView } & WaitOutcome> {
     if (this.count >= this.maxHeld || this.stopped) return { order: known ?? (await read()) };
     let release!: Release;
-    const released = new Promise<void>((resolve) => (release = resolve));
+    const released = new Promise<Announced | undefined>((resolve) => (release = resolve));
     const timer = setTimeout(release, seconds * 1000);
     this.hold(orderId, release);
     try {
       const now = known ?? (await read());
       if (now.status !== 'placed') return { order: now, waitApplied: seconds };
-      await released;
-      return { order: await read(), waitApplied: seconds };
+      const announced = await released;
+      return { order: announced ? withStatus(now, announced) : await read(), waitApplied: seconds };
     } finally {
       clearTimeout(timer);
       this.unhold(orderId, release);
@@ -127,9 +141,14 @@ export class DecisionWaits implements OnApplicationBootstrap, OnApplicationShutd
   }
 
   private released(payload: string | undefined): void {
-    for (const id of (payload ?? '').split(',')) {
+    for (const entry of (payload ?? '').split(',')) {
+      const [id, status, rejectionReason] = entry.split(':');
       const releases = this.held.get(Number(id));
-      if (releases) for (const release of releases) release();
+      if (!releases) continue;
+      const announced = status
+        ? { status: status as OrderStatus, ...(rejectionReason && { rejectionReason: rejectionReason as RejectionReason }) }
+        : undefined;
+      for (const release of releases) release(announced);
     }
   }
 
@@ -160,6 +179,12 @@ export class DecisionWaits implements OnApplicationBootstrap, OnApplicationShutd
       if (!this.stopped) await sleep(backoffDelay(attempt, { initialMs: 200, maxMs: 5000 }));
     }
   }
+}
+
+/** The order a held answer saw as placed, as the announcement says it is now. */
+function withStatus(order: OrderView, { status, rejectionReason }: Announced): OrderView {
+  const { rejectionReason: _before, ...rest } = order;
+  return { ...rest, status, complete: isComplete(status), ...(status === 'rejected' && rejectionReason && { rejectionReason }) };
 }
 
 /** Comma-joined ids in payloads of at most `max` characters. */

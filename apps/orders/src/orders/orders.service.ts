@@ -213,7 +213,7 @@ export class OrdersService {
          update store_order o set status = d.status, rejection_reason = d.reason, updated_at = now()
            from unnest(?::bigint[], ?::text[], ?::text[]) as d(id, status, reason)
           where o.id = d.id and o.status = 'placed'
-         returning o.id, o.status, extract(epoch from now() - o.created_at)::float8 as seconds
+         returning o.id, o.status, o.rejection_reason, extract(epoch from now() - o.created_at)::float8 as seconds
        ), announced as (${announce.sql})
        select id, status, seconds, (select count(*) from announced) as announcements from decided`,
       [
