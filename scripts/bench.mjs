@@ -557,9 +557,9 @@ async function cannon({ url, headers = {}, duration = READ_SECONDS, connections 
 }
 
 /** `target`'s order requests at `rate` a second, evenly spaced, whatever the answers do (open loop). */
-function paced(target, { rate, seconds, extraHeaders, onResponse }) {
+async function paced(target, { rate, seconds, extraHeaders, onResponse }) {
   const request = target.request(extraHeaders);
-  return pacedLoad({
+  const result = await pacedLoad({
     url: target.url,
     method: request.method,
     headers: request.headers,
@@ -568,6 +568,7 @@ function paced(target, { rate, seconds, extraHeaders, onResponse }) {
     durationSeconds: seconds,
     onResponse,
   });
+  return { ...result, requestsPerSecond: round(result.requestsPerSecond), p50: round(result.p50), p99: round(result.p99) };
 }
 
 /** Every approved order took its units exactly once: stock + approved units = what was stocked. */

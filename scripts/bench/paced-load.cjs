@@ -60,11 +60,10 @@ async function pacedLoad({ url, method = 'POST', headers = {}, body, rate, durat
   const elapsed = (performance.now() - startedAt) / 1000;
   agent.destroy();
   latencies.sort((a, b) => a - b);
-  const round = (value) => Math.round(value * 10) / 10;
   return {
-    requestsPerSecond: round((ok + failed) / elapsed),
-    p50: round(percentile(latencies, 50)),
-    p99: round(percentile(latencies, 99)),
+    requestsPerSecond: (ok + failed) / elapsed,
+    p50: percentile(latencies, 50),
+    p99: percentile(latencies, 99),
     ok,
     failed,
   };

@@ -3,7 +3,7 @@ import { MikroORM, type EntityManager } from '@mikro-orm/postgresql';
 import type { Order as OrderView, OrderStatus, RejectionReason, WaitOutcome } from '@petstore/contracts';
 import { backoffDelay, sleep } from '@petstore/kafka';
 import { Client } from 'pg';
-import { isComplete } from './order-transitions';
+import { statusView } from './order.view';
 
 /**
  * Every replica listens here; whichever one records a decision announces the orders, each as
@@ -184,7 +184,7 @@ export class DecisionWaits implements OnApplicationBootstrap, OnApplicationShutd
 /** The order a held answer saw as placed, as the announcement says it is now. */
 function withStatus(order: OrderView, { status, rejectionReason }: Announced): OrderView {
   const { rejectionReason: _before, ...rest } = order;
-  return { ...rest, status, complete: isComplete(status), ...(status === 'rejected' && rejectionReason && { rejectionReason }) };
+  return { ...rest, ...statusView(status, rejectionReason) };
 }
 
 /** Comma-joined ids in payloads of at most `max` characters. */
