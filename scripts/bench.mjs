@@ -193,20 +193,17 @@ async function main() {
    * afterwards, and the CPU each part of the machine spent per decided order.
    */
   async function capacity(target) {
-    const since = await dbNow(target.db);
-    const cpuBefore = cpuSnapshot(target.processes);
-    const placement = await cannon({
-      url: target.url,
-      duration: CAPACITY_SECONDS,
-      connections: CAPACITY_CONNECTIONS,
-      requests: [target.request()],
+    return withCpuPerOrder(target.processes, async () => {
+      const since = await dbNow(target.db);
+      const placement = await cannon({
+        url: target.url,
+        duration: CAPACITY_SECONDS,
+        connections: CAPACITY_CONNECTIONS,
+        requests: [target.request()],
+      });
+      const decided = await decisions(target, since);
+      return { ...decided, placedPerSecond: placement.requestsPerSecond, placementP99: placement.p99, failed: placement.failed };
     });
-    const decided = await decisions(target, since);
-    const spent = cpuSpent(cpuBefore, cpuSnapshot(target.processes));
-    const cpuMsPerOrder = Object.fromEntries(
-      Object.entries(spent).map(([part, seconds]) => [part, round((seconds * 1000) / Math.max(1, decided.decided), 2)]),
-    );
-    return { ...decided, placedPerSecond: placement.requestsPerSecond, placementP99: placement.p99, failed: placement.failed, cpuMsPerOrder };
   }
 
   /**
@@ -230,22 +227,27 @@ async function main() {
 
   /** Open loop at `rate` orders/s; placed → decided as recorded by the database (no polling load). */
   async function atRate(target, rate, seconds = RATE_SECONDS) {
-    const since = await dbNow(target.db);
-    const placement = await paced(target, { rate, seconds });
-    const decided = await decisions(target, since);
-    return {
-      ...(target.stages && { stages: await target.stages(since) }),
-      offeredRate: rate,
-      achievedRate: placement.requestsPerSecond,
-      created: placement.ok,
-      failed: placement.failed,
-      placementP50: placement.p50,
-      placementP99: placement.p99,
-      ...decided,
-    };
+    return withCpuPerOrder(target.processes, async () => {
+      const since = await dbNow(target.db);
+      const placement = await paced(target, { rate, seconds });
+      const decided = await decisions(target, since);
+      return {
+        ...(target.stages && { stages: await target.stages(since) }),
+        offeredRate: rate,
+        achievedRate: placement.requestsPerSecond,
+        created: placement.ok,
+        failed: placement.failed,
+        placementP50: placement.p50,
+        placementP99: placement.p99,
+        ...decided,
+      };
+    });
   }
 
-  /** What a client sees with `Prefer: wait=5`: the 201 arrives with the decision. */
+  /**
+   * What a client sees with `Prefer: wait=5`: the 201 arrives with the decision. Placed →
+   * decided of the same orders, from the database, tells the held answer's release apart.
+   */
   async function withWait(target, rate) {
     let decidedAnswers = 0;
     let applied = 0;
@@ -255,8 +257,12 @@ async function main() {
       if (!/"status":"placed"/.test(body)) decidedAnswers += 1;
       if (responseHeaders['preference-applied'] !== undefined) applied += 1;
     };
-    const result = await paced(target, { rate, seconds: RATE_SECONDS, extraHeaders: { prefer: 'wait=5' }, onResponse });
-    return { offeredRate: rate, achievedRate: result.requestsPerSecond, p50: result.p50, p99: result.p99, answers, decidedAnswers, applied, failed: result.failed };
+    return withCpuPerOrder(target.processes, async () => {
+      const since = await dbNow(target.db);
+      const result = await paced(target, { rate, seconds: RATE_SECONDS, extraHeaders: { prefer: 'wait=5' }, onResponse });
+      const decided = await decisions(target, since);
+      return { offeredRate: rate, achievedRate: result.requestsPerSecond, p50: result.p50, p99: result.p99, answers, decidedAnswers, applied, failed: result.failed, ...decided };
+    });
   }
 
   /** A steady rate for minutes: latency per minute, and the messaging tables at the start and the end. */
@@ -534,6 +540,17 @@ function cpuSpent(before, after) {
   return spent;
 }
 
+/** `run`'s result and the CPU each part of the machine spent per order it decided (ms) while it ran. */
+async function withCpuPerOrder(processes, run) {
+  const before = cpuSnapshot(processes);
+  const result = await run();
+  const spent = cpuSpent(before, cpuSnapshot(processes));
+  const cpuMsPerOrder = Object.fromEntries(
+    Object.entries(spent).map(([part, seconds]) => [part, round((seconds * 1000) / Math.max(1, result.decided), 2)]),
+  );
+  return { ...result, cpuMsPerOrder };
+}
+
 /** Share of one core each process used while nothing was asked of it. */
 async function idleCpu(processes, seconds) {
   const before = Object.fromEntries(Object.entries(processes).map(([name, child]) => [name, cpuOf(child.pid)]));
@@ -612,6 +629,9 @@ async function environment() {
   };
 }
 
+/** All the CPU the machine spent per decided order (ms). */
+const cpuTotal = (c) => round(Object.values(c.cpuMsPerOrder ?? {}).reduce((sum, ms) => sum + ms, 0), 2);
+
 const table = (head, rows) => [`| ${head.join(' | ')} |`, `|${head.map(() => '---').join('|')}|`, ...rows.map((row) => `| ${row.join(' | ')} |`)];
 
 /**
@@ -659,14 +679,13 @@ function writeReport(results) {
     for (const [name, c] of [['stack', results.capacity], ['floor', results.floorCapacity]]) {
       if (!c?.cpuMsPerOrder) continue;
       const parts = Object.entries(c.cpuMsPerOrder);
-      const total = round(parts.reduce((sum, [, ms]) => sum + ms, 0), 2);
-      out.push(`- ${name}: ${parts.map(([part, ms]) => `${part} ${ms}`).join(', ')}; **${total} ms** in all.`);
+      out.push(`- ${name}: ${parts.map(([part, ms]) => `${part} ${ms}`).join(', ')}; **${cpuTotal(c)} ms** in all.`);
     }
   }
   if (results.tracing) {
     const t = results.tracing;
     out.push('', `### Tracing on vs off (saga capacity as above, run one after the other; on = every process exporting OTLP/HTTP JSON to a receiver in the benchmark process)`, '');
-    const row = (name, c) => [name, c.placedPerSecond, `**${c.decidedPerSecond}**`, c.decisionP50, c.decisionP99, c.failed, round(Object.values(c.cpuMsPerOrder).reduce((sum, ms) => sum + ms, 0), 2)];
+    const row = (name, c) => [name, c.placedPerSecond, `**${c.decidedPerSecond}**`, c.decisionP50, c.decisionP99, c.failed, cpuTotal(c)];
     out.push(...table(['tracing', 'placed/s', 'decided/s', 'placed→decided p50 ms', 'p99 ms', 'failed', 'CPU ms per order'], [row('off', t.off), row('on', t.on)]));
     out.push('', `On / off: **${t.onToOff}**; ${t.spansReceived} spans received (${t.spansPerOrder} per order).`);
   }
@@ -683,19 +702,25 @@ function writeReport(results) {
       out.push('', 'Where the stack\'s placed → decided goes, per order (p50 / p90 ms of each stage; database times are transaction starts, Kafka times the relay\'s send):', '');
       out.push(...table(['offered/s', ...names], staged.map((r) => [r.offeredRate, ...names.map((name) => `${r.stages[name].p50} / ${r.stages[name].p90}`)])));
     }
+    const measured = [...(results.rates ?? []).map((r) => ['stack', r]), ...(results.floorRates ?? []).map((r) => ['floor', r])].filter(([, r]) => r.cpuMsPerOrder);
+    if (measured.length > 0) {
+      const parts = [...new Set(measured.flatMap(([, r]) => Object.keys(r.cpuMsPerOrder)))];
+      out.push('', 'CPU per decided order at each rate (ms, every process of the machine; at a low rate each order pays every hop\'s cycle by itself):', '');
+      out.push(...table(['pipeline', 'offered/s', ...parts, 'in all'], measured.map(([name, r]) => [name, r.offeredRate, ...parts.map((part) => r.cpuMsPerOrder[part] ?? ''), `**${cpuTotal(r)}**`])));
+    }
   }
   if (results.wait) {
     out.push('', '### `Prefer: wait=5` (what a client sees: the 201 carries the decision; requests evenly spaced)', '');
-    out.push(...table(['offered/s', 'answered/s', 'answers', 'decided in the answer', 'Preference-Applied', 'p50 ms', 'p99 ms', 'failed'],
-      results.wait.map((w) => [w.offeredRate, w.achievedRate, w.answers, w.decidedAnswers, w.applied, `**${w.p50}**`, `**${w.p99}**`, w.failed])));
+    out.push(...table(['offered/s', 'answered/s', 'answers', 'decided in the answer', 'Preference-Applied', 'p50 ms', 'p99 ms', 'failed', 'placed→decided p50 / p99 ms (same orders)', 'CPU ms per order'],
+      results.wait.map((w) => [w.offeredRate, w.achievedRate, w.answers, w.decidedAnswers, w.applied, `**${w.p50}**`, `**${w.p99}**`, w.failed, `${w.decisionP50} / ${w.decisionP99}`, cpuTotal(w)])));
   }
   const soakOut = [];
   if (results.soak) {
     soakOut.push(out[0]);
     const soak = results.soak;
     soakOut.push('', `### Soak (${soak.minutes.length} min at ${soak.rate} orders/s)`, '');
-    soakOut.push(...table(['minute', 'placed/s', 'decided/s', 'placed→decided p50 ms', 'p99 ms', 'failed'],
-      soak.minutes.map((m) => [m.minute, m.achievedRate, m.decidedPerSecond, m.decisionP50, m.decisionP99, m.failed])));
+    soakOut.push(...table(['minute', 'placed/s', 'decided/s', 'placed→decided p50 ms', 'p99 ms', 'failed', 'CPU ms per order'],
+      soak.minutes.map((m) => [m.minute, m.achievedRate, m.decidedPerSecond, m.decisionP50, m.decisionP99, m.failed, cpuTotal(m)])));
     soakOut.push('', 'Messaging tables (rows / KiB) at the start and the end:', '');
     soakOut.push(...table(['table', 'start', 'end'], Object.keys(soak.tablesAtEnd).map((name) => [
       name, `${soak.tablesAtStart[name].rows} / ${soak.tablesAtStart[name].kib}`, `${soak.tablesAtEnd[name].rows} / ${soak.tablesAtEnd[name].kib}`,
