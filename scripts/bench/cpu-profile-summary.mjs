@@ -1,11 +1,13 @@
-// Where a process spent its CPU: `node scripts/bench/cpu-profile-summary.mjs <dir> [top]` reads
-// the V8 profiles that `--cpu-prof` wrote there (BENCH_CPU_PROF) and prints, per profile, the
-// self time by package and the functions with the most self time.
+// Where a process spent its CPU: `node scripts/bench/cpu-profile-summary.mjs <dir> [top] [last-seconds]`
+// reads the V8 profiles that `--cpu-prof` wrote there (BENCH_CPU_PROF) and prints, per profile,
+// the self time by package and the functions with the most self time; with `last-seconds`, only
+// the samples of a profile's last seconds (e.g. a `BENCH_ONLY=idle` run's idle minute).
 import fs from 'node:fs';
 import path from 'node:path';
 
-const [dir, topArg] = process.argv.slice(2);
+const [dir, topArg, lastArg] = process.argv.slice(2);
 const top = Number(topArg ?? 25);
+const lastMicros = lastArg === undefined ? Infinity : Number(lastArg) * 1e6;
 if (!dir) {
   console.error('usage: node scripts/bench/cpu-profile-summary.mjs <dir> [top]');
   process.exit(2);
@@ -24,16 +26,21 @@ function packageOf(url) {
 for (const file of fs.readdirSync(dir).filter((name) => name.endsWith('.cpuprofile'))) {
   const profile = JSON.parse(fs.readFileSync(path.join(dir, file), 'utf8'));
   const byId = new Map(profile.nodes.map((node) => [node.id, node]));
-  const selfTicks = new Map();
-  for (const id of profile.samples) selfTicks.set(id, (selfTicks.get(id) ?? 0) + 1);
-  const interval = (profile.endTime - profile.startTime) / profile.samples.length / 1000; // ms per sample
+  // A sample stands for the time since the one before it (timeDeltas, µs).
+  const selfMicros = new Map();
+  let at = profile.startTime;
+  profile.samples.forEach((id, index) => {
+    at += profile.timeDeltas[index];
+    if (profile.endTime - at > lastMicros) return;
+    selfMicros.set(id, (selfMicros.get(id) ?? 0) + (profile.timeDeltas[index + 1] ?? 0));
+  });
   const byPackage = new Map();
   const byFunction = new Map();
   let total = 0;
-  for (const [id, ticks] of selfTicks) {
+  for (const [id, micros] of selfMicros) {
     const { callFrame } = byId.get(id);
     if (callFrame.functionName === '(idle)') continue;
-    const ms = ticks * interval;
+    const ms = micros / 1000;
     total += ms;
     const pkg = packageOf(callFrame.url);
     byPackage.set(pkg, (byPackage.get(pkg) ?? 0) + ms);
