@@ -11,7 +11,7 @@ const { Kafka, logLevel, Partitioners } = require('kafkajs');
 const { Pool, Client } = require('pg');
 
 // The floor does not pay for a kafkajs bug the stack does not have.
-require('../lib/kafkajs-idle-fix.cjs');
+require('../../libs/kafka/src/request-queue-fix.cjs');
 
 const role = process.argv[2];
 const { DATABASE_URL, KAFKA_BROKERS, NAMESPACE, PORT } = process.env;

@@ -1,7 +1,7 @@
 // The invariants checked after every scenario, from outside: through the API and on the topics.
 import { randomBytes } from 'node:crypto';
 import { Kafka, logLevel } from 'kafkajs';
-import '../lib/kafkajs-idle-fix.cjs';
+import '../../libs/kafka/src/request-queue-fix.cjs';
 import { sleep } from './processes.mjs';
 
 /** Which topics each service's consumer group reads (from the services' event handlers). */

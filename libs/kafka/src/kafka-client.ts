@@ -1,4 +1,4 @@
-import './request-queue-fix';
+import './request-queue-fix.cjs';
 import { processLogger } from '@petstore/observability';
 import { Kafka, logLevel as LogLevel, type logCreator, type RetryOptions } from 'kafkajs';
 import type { Level } from 'pino';
