@@ -55,6 +55,40 @@ describe('executePrepared against PostgreSQL', () => {
     expect(prepared).toHaveLength(1);
   });
 
+  it("plans a statement 'each call' with the table as it is now, not as it was when a plan was first cached", async () => {
+    // Like store_order: rows enter `open` and leave it, and an index leads with the state, so its
+    // `open` range keeps an entry for every row that ever was open until vacuum removes them.
+    const connection = orm.em.getConnection();
+    await connection.execute('create table item (id bigint primary key, state text not null)');
+    await connection.execute('create index item_state_id_idx on item (state, id)');
+    const close = `update item set state = 'closed' from unnest(?::bigint[]) u(id) where item.id = u.id and item.state = 'open'`;
+    const openItems = (from: number, to: number) =>
+      connection.execute(`insert into item select id, 'open' from generate_series(${from}, ${to}) id`);
+    /** Index entries read by closing `id` with `plan` (the backend's count, before and after). */
+    const entriesRead = (id: number, plan: 'cached' | 'each call') =>
+      orm.em.fork().transactional(async (em) => {
+        const read = async () =>
+          Number(
+            (await em.execute(`select pg_stat_get_xact_tuples_returned('item_state_id_idx'::regclass) as read`))[0].read,
+          );
+        const before = await read();
+        await executePrepared(em, close, [[id]], { plan });
+        return (await read()) - before;
+      });
+
+    // While the table is small, each way runs often enough for PostgreSQL to settle on a plan.
+    await openItems(1, 20);
+    for (let id = 1; id <= 20; id += 1) await entriesRead(id, id % 2 ? 'cached' : 'each call');
+    // The table grows: 50,000 items open and close, and nothing vacuums or analyzes it.
+    await openItems(1000, 50_999);
+    await connection.execute(`update item set state = 'closed' where id between 1000 and 50999`);
+    await openItems(60_000, 60_001);
+
+    expect(await entriesRead(60_000, 'each call')).toBeLessThan(10);
+    // The plan cached on the small table walks every entry the `open` range ever had.
+    expect(await entriesRead(60_001, 'cached')).toBeGreaterThan(10_000);
+  });
+
   it("runs in the EntityManager's transaction: rolled back with it", async () => {
     await expect(
       orm.em.fork().transactional(async (em) => {
