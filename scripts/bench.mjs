@@ -14,6 +14,7 @@ import stack from './lib/stack.cjs';
 import rpc from './bench/rpc-load.cjs';
 import pacedLoadModule from './bench/paced-load.cjs';
 import otlp from './lib/otlp-receiver.cjs';
+import '../libs/kafka/src/request-queue-fix.cjs';
 
 const { pacedLoad } = pacedLoadModule;
 const { ROOT, SERVICES, ensurePostgres, ensureKafka, build, stackLayout, dropDatabases, runMigrations, startStack } = stack;
