@@ -9,7 +9,7 @@ const [dir, topArg, lastArg] = process.argv.slice(2);
 const top = Number(topArg ?? 25);
 const lastMicros = lastArg === undefined ? Infinity : Number(lastArg) * 1e6;
 if (!dir) {
-  console.error('usage: node scripts/bench/cpu-profile-summary.mjs <dir> [top]');
+  console.error('usage: node scripts/bench/cpu-profile-summary.mjs <dir> [top] [last-seconds]');
   process.exit(2);
 }
 
@@ -26,7 +26,7 @@ function packageOf(url) {
 for (const file of fs.readdirSync(dir).filter((name) => name.endsWith('.cpuprofile'))) {
   const profile = JSON.parse(fs.readFileSync(path.join(dir, file), 'utf8'));
   const byId = new Map(profile.nodes.map((node) => [node.id, node]));
-  // A sample stands for the time since the one before it (timeDeltas, µs).
+  // timeDeltas[i] (µs) is the time from sample i-1 to sample i: a sample stands for the time until the next one.
   const selfMicros = new Map();
   let at = profile.startTime;
   profile.samples.forEach((id, index) => {
