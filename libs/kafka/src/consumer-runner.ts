@@ -1,7 +1,7 @@
 import { crashPoint } from '@petstore/config';
 import { processLogger } from '@petstore/observability';
 import type { EachBatchPayload, IHeaders, Kafka, KafkaMessage } from 'kafkajs';
-import { backoffDelay, sleep, type Backoff } from './backoff';
+import { backoffDelay, sleep, type Backoff } from '@petstore/backoff';
 import { createIdempotentProducer } from './producer';
 
 /** A message as the handler sees it. */

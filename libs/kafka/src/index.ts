@@ -1,4 +1,3 @@
-export * from './backoff';
 export * from './consumer-runner';
 export * from './dead-letters';
 export * from './kafka-client';

@@ -1,5 +1,6 @@
 import type { Type } from '@nestjs/common';
-import type { Backoff, LogLevel } from '@petstore/kafka';
+import type { Backoff } from '@petstore/backoff';
+import type { LogLevel } from '@petstore/kafka';
 
 export interface RelaySettings {
   /** Rows claimed and published per round trip. */

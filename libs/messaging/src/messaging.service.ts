@@ -6,7 +6,8 @@ import {
   type OnApplicationBootstrap,
 } from '@nestjs/common';
 import { allTopics, deadLetterTopic } from '@petstore/contracts';
-import { backoffDelay, provisionTopics, runConsumer, type RunningConsumer } from '@petstore/kafka';
+import { backoffDelay } from '@petstore/backoff';
+import { provisionTopics, runConsumer, type RunningConsumer } from '@petstore/kafka';
 import type { Admin } from 'kafkajs';
 import { EventDispatcher } from './event.dispatcher';
 import { MessagingKafka } from './messaging-kafka';

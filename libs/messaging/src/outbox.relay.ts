@@ -5,14 +5,8 @@ import { executePrepared } from '@petstore/database';
 import { ROOT_CONTEXT, SpanKind, SpanStatusCode, trace, type Span } from '@opentelemetry/api';
 import { crashPoint } from '@petstore/config';
 import { serializeEnvelope, type EventEnvelope } from '@petstore/contracts';
-import {
-  PUBLICATION_NUMBER_HEADERS,
-  backoffDelay,
-  createIdempotentProducer,
-  sendAll,
-  sleep,
-  type TopicMessages,
-} from '@petstore/kafka';
+import { backoffDelay, sleep } from '@petstore/backoff';
+import { PUBLICATION_NUMBER_HEADERS, createIdempotentProducer, sendAll, type TopicMessages } from '@petstore/kafka';
 import type { IHeaders, Producer } from 'kafkajs';
 import { Client } from 'pg';
 import { MessagingKafka } from './messaging-kafka';

@@ -1,5 +1,5 @@
 import { isDatabaseUnavailable } from '@petstore/database';
-import { backoffDelay, sleep } from '@petstore/kafka';
+import { backoffDelay, sleep } from '@petstore/backoff';
 
 /**
  * An event whose handler fails because the database is out of reach (a restart, a failover)

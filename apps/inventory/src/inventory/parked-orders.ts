@@ -2,7 +2,7 @@ import { EntityManager, MikroORM } from '@mikro-orm/postgresql';
 import { Injectable, Logger, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
 import { CatalogClient } from '@petstore/catalog-client';
 import { causedBy, type EventEnvelope } from '@petstore/contracts';
-import { backoffDelay } from '@petstore/kafka';
+import { backoffDelay } from '@petstore/backoff';
 import { INVENTORY_PRODUCER } from '../config';
 import { createEntries, tombstoneEntries } from './entries';
 import { StockBatches } from './stock-batch';

@@ -1,7 +1,7 @@
 import { Inject, Injectable, Logger, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
 import { MikroORM, type EntityManager } from '@mikro-orm/postgresql';
 import type { Order as OrderView, OrderStatus, RejectionReason, WaitOutcome } from '@petstore/contracts';
-import { backoffDelay, sleep } from '@petstore/kafka';
+import { backoffDelay, sleep } from '@petstore/backoff';
 import { Client } from 'pg';
 import { statusView } from './order.view';
 

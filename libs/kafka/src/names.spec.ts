@@ -1,13 +1,6 @@
-import { assertValidNamespace, backoffDelay, namespaced, parseBrokers } from '.';
+import { assertValidNamespace, namespaced, parseBrokers } from '.';
 
-describe('backoff and names', () => {
-  it('doubles the delay from the initial one up to the cap', () => {
-    const backoff = { initialMs: 50, maxMs: 1000 };
-    expect([1, 2, 3, 4, 5, 6, 7].map((attempt) => backoffDelay(attempt, backoff))).toEqual([
-      50, 100, 200, 400, 800, 1000, 1000,
-    ]);
-  });
-
+describe('names', () => {
   it('prefixes names with the namespace', () => {
     expect(namespaced('t-1a2b3c4d.', 'catalog.pet.v1')).toBe('t-1a2b3c4d.catalog.pet.v1');
     expect(namespaced('', 'catalog')).toBe('catalog');

@@ -1,0 +1,5 @@
+module.exports = {
+  displayName: 'backoff',
+  preset: '../../jest.preset.js',
+  coverageDirectory: '../../coverage/libs/backoff',
+};
