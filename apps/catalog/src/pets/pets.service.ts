@@ -118,14 +118,10 @@ export class PetsService {
   }
 
   /**
-   * Applies a status computed elsewhere (inventory) inside the caller's transaction and
-   * publishes the change, so that every replica of the pet hears of it. Nothing happens
-   * when the pet is gone or already has that status.
-   */
-  /**
-   * Statuses inventory recomputed, as a set: the latest per pet is applied in one statement
-   * that locks and changes only the pets whose status differs, and each change is published
-   * as PetUpdated caused by that recompute.
+   * Statuses inventory recomputed, applied inside the caller's transaction as a set: the
+   * latest per pet in one statement that locks and changes only the pets whose status differs
+   * (a pet that is gone or already has that status is left alone), and each change is published
+   * as PetUpdated caused by that recompute, so that every replica of the pet hears of it.
    */
   async applyStatuses(
     em: EntityManager,

@@ -62,12 +62,6 @@ export class ParkedOrders implements OnApplicationBootstrap, OnApplicationShutdo
     });
   }
 
-  /** How many orders wait now. */
-  async count(): Promise<number> {
-    const [row] = await this.orm.em.fork().execute<{ count: string }[]>('select count(*) from parked_order');
-    return Number(row.count);
-  }
-
   private async resolve(): Promise<void> {
     let unresolved = 0;
     try {

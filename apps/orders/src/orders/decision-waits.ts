@@ -59,8 +59,6 @@ export class DecisionWaits implements OnApplicationBootstrap, OnApplicationShutd
   private listener?: Client;
   private listening?: Promise<void>;
   private stopped = false;
-  private markListening!: () => void;
-  private readonly firstListen = new Promise<void>((resolve) => (this.markListening = resolve));
 
   constructor(
     private readonly orm: MikroORM,
@@ -76,16 +74,6 @@ export class DecisionWaits implements OnApplicationBootstrap, OnApplicationShutd
     for (const releases of this.held.values()) for (const release of releases) release();
     await this.listener?.end().catch(() => undefined);
     await this.listening;
-  }
-
-  /** Resolves once this replica hears decisions (for tests: a decision before that is only seen when the wait ends). */
-  whenListening(): Promise<void> {
-    return this.firstListen;
-  }
-
-  /** How many answers this replica holds now. */
-  get holding(): number {
-    return this.count;
   }
 
   /**
@@ -169,7 +157,6 @@ export class DecisionWaits implements OnApplicationBootstrap, OnApplicationShutd
         await client.connect();
         await client.query(`listen ${DECIDED_CHANNEL}`);
         attempt = 0;
-        this.markListening();
         await ended;
       } catch (error) {
         if (!this.stopped) this.logger.warn(`Listening for decisions: ${(error as Error).message}`);
