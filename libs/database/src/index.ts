@@ -4,3 +4,4 @@ export * from './database-readiness.check';
 export * from './runtime-role';
 export * from './database-unavailable';
 export * from './prepared-statement';
+export * from './listening-session';

@@ -1,8 +1,7 @@
 import { Inject, Injectable, Logger, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
 import { MikroORM, type EntityManager } from '@mikro-orm/postgresql';
 import type { Order as OrderView, OrderStatus, RejectionReason, WaitOutcome } from '@petstore/contracts';
-import { backoffDelay, sleep } from '@petstore/backoff';
-import { Client } from 'pg';
+import { ListeningSession } from '@petstore/database';
 import { statusView } from './order.view';
 
 /**
@@ -56,24 +55,31 @@ export class DecisionWaits implements OnApplicationBootstrap, OnApplicationShutd
   private readonly logger = new Logger(DecisionWaits.name);
   private readonly held = new Map<number, Set<Release>>();
   private count = 0;
-  private listener?: Client;
-  private listening?: Promise<void>;
   private stopped = false;
+  /** Held answers end with their wait while it reconnects. */
+  private readonly session: ListeningSession;
 
   constructor(
-    private readonly orm: MikroORM,
+    orm: MikroORM,
     @Inject(MAX_HELD_ANSWERS) private readonly maxHeld: number,
-  ) {}
+  ) {
+    this.session = new ListeningSession({
+      url: orm.config.getClientUrl(),
+      applicationName: 'orders decision waits',
+      channel: DECIDED_CHANNEL,
+      onNotification: (payload) => this.released(payload),
+      onError: (error) => this.logger.warn(`Listening for decisions: ${error.message}`),
+    });
+  }
 
   onApplicationBootstrap(): void {
-    this.listening = this.listen();
+    this.session.start();
   }
 
   async onApplicationShutdown(): Promise<void> {
     this.stopped = true;
     for (const releases of this.held.values()) for (const release of releases) release();
-    await this.listener?.end().catch(() => undefined);
-    await this.listening;
+    await this.session.stop();
   }
 
   /**
@@ -137,33 +143,6 @@ export class DecisionWaits implements OnApplicationBootstrap, OnApplicationShutd
         ? { status: status as OrderStatus, ...(rejectionReason && { rejectionReason: rejectionReason as RejectionReason }) }
         : undefined;
       for (const release of releases) release(announced);
-    }
-  }
-
-  /** One connection that listens, reconnecting after it breaks (held answers then end with their wait). */
-  private async listen(): Promise<void> {
-    for (let attempt = 1; !this.stopped; attempt++) {
-      const client = new Client({
-        connectionString: this.orm.config.getClientUrl(),
-        application_name: 'orders decision waits',
-      });
-      const ended = new Promise<void>((resolve) => {
-        client.once('end', resolve);
-        client.on('error', () => resolve());
-      });
-      client.on('notification', (message) => this.released(message.payload));
-      this.listener = client;
-      try {
-        await client.connect();
-        await client.query(`listen ${DECIDED_CHANNEL}`);
-        attempt = 0;
-        await ended;
-      } catch (error) {
-        if (!this.stopped) this.logger.warn(`Listening for decisions: ${(error as Error).message}`);
-      } finally {
-        await client.end().catch(() => undefined);
-      }
-      if (!this.stopped) await sleep(backoffDelay(attempt, { initialMs: 200, maxMs: 5000 }));
     }
   }
 }
