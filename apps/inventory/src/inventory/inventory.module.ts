@@ -4,7 +4,7 @@ import { InventoryService } from './inventory.service';
 import { OrderEventsHandler } from './order-events.handler';
 import { ParkedOrders } from './parked-orders';
 import { PetEventsHandler } from './pet-events.handler';
-import { StockBatches } from './stock-batch';
+import { StockBatches } from './stock-batches';
 
 export const inventoryHandlers = [PetEventsHandler, OrderEventsHandler];
 

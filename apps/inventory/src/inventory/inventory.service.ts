@@ -7,7 +7,8 @@ import { INVENTORY_PRODUCER } from '../config';
 import { createEntries } from './entries';
 import { InventoryEntry } from './inventory-entry.entity';
 import { ParkedOrders } from './parked-orders';
-import { StockBatches, toInventoryItem } from './stock-batch';
+import { toInventoryItem } from './stock-state';
+import { StockBatches } from './stock-batches';
 import { MAX_STOCK } from './stock-rules';
 
 function itemNotFound(petId: string | number): DomainError {

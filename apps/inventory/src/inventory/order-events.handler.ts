@@ -10,7 +10,8 @@ import {
 } from '@petstore/contracts';
 import { EventHandler, type EventHandlerOf } from '@petstore/messaging';
 import { INVENTORY_PRODUCER } from '../config';
-import { StockBatches } from './stock-batch';
+import { ParkedOrders } from './parked-orders';
+import { StockBatches } from './stock-batches';
 
 type OrderEvent = typeof OrderPlaced | typeof OrderCancelled | typeof OrderDelivered;
 
@@ -23,7 +24,10 @@ const meta = (event: EventEnvelope) => causedBy(event, INVENTORY_PRODUCER);
 @EventHandler(OrderPlaced, OrderCancelled, OrderDelivered)
 @Injectable()
 export class OrderEventsHandler implements EventHandlerOf<OrderEvent> {
-  constructor(private readonly stock: StockBatches) {}
+  constructor(
+    private readonly stock: StockBatches,
+    private readonly parked: ParkedOrders,
+  ) {}
 
   async handleBatch(events: EnvelopeOf<OrderEvent>[], em: EntityManager): Promise<void> {
     const batch = this.stock.of(em);
@@ -39,5 +43,6 @@ export class OrderEventsHandler implements EventHandlerOf<OrderEvent> {
       else if (OrderCancelled.is(event)) batch.cancelled(event.payload, meta(event));
       else batch.delivered(event.payload, meta(event));
     }
+    if (batch.parkedAny) this.parked.resolveAfterCommit(em);
   }
 }

@@ -3,9 +3,10 @@ import { Injectable, Logger, type OnApplicationBootstrap, type OnApplicationShut
 import { CatalogClient } from '@petstore/catalog-client';
 import { causedBy, type EventEnvelope } from '@petstore/contracts';
 import { backoffDelay } from '@petstore/backoff';
+import { TransactionHooks } from '@petstore/messaging';
 import { INVENTORY_PRODUCER } from '../config';
 import { createEntries, tombstoneEntries } from './entries';
-import { StockBatches } from './stock-batch';
+import { StockBatches } from './stock-batches';
 
 const RETRY = { initialMs: 1000, maxMs: 30_000 };
 
@@ -30,9 +31,8 @@ export class ParkedOrders implements OnApplicationBootstrap, OnApplicationShutdo
     private readonly orm: MikroORM,
     private readonly catalog: CatalogClient,
     private readonly stock: StockBatches,
-  ) {
-    stock.onParked = () => this.resolveSoon();
-  }
+    private readonly hooks: TransactionHooks,
+  ) {}
 
   onApplicationBootstrap(): void {
     this.resolveSoon(); // orders parked before a restart
@@ -42,6 +42,11 @@ export class ParkedOrders implements OnApplicationBootstrap, OnApplicationShutdo
     this.stopped = true;
     clearTimeout(this.timer);
     await this.running;
+  }
+
+  /** `em`'s transaction parks orders: they are resolved once it commits. */
+  resolveAfterCommit(em: EntityManager): void {
+    this.hooks.after(em, () => this.resolveSoon());
   }
 
   /** Resolves parked orders as soon as the current round (if any) is done. */

@@ -4,7 +4,7 @@ import { causedBy, PetCreated, PetDeleted, PetUpdated, type EnvelopeOf, type Eve
 import { EventHandler, type EventHandlerOf } from '@petstore/messaging';
 import { INVENTORY_PRODUCER } from '../config';
 import { createEntries, tombstoneEntries } from './entries';
-import { StockBatches } from './stock-batch';
+import { StockBatches } from './stock-batches';
 import { catalogStatusAction } from './stock-rules';
 
 type PetEvent = typeof PetCreated | typeof PetUpdated | typeof PetDeleted;
