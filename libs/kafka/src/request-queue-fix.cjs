@@ -15,6 +15,11 @@
  *    consumer's event loop woke 44 times a second; 11 with this check once a second). It now runs
  *    a tenth of the request timeout apart, at most a second: a request that gets no answer still
  *    fails, at most that much after its timeout.
+ *
+ * kafkajs offers no public hook for either timer, so this replaces two methods of its private
+ * RequestQueue. request-queue-fix.spec.ts pins the kafkajs version and the two source files
+ * this was written against, and fails on any other: re-read them before adapting (or dropping)
+ * the fix.
  */
 'use strict';
 const { prototype } = require('kafkajs/src/network/requestQueue');
