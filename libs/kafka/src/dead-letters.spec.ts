@@ -1,5 +1,5 @@
-import { DEAD_LETTER_HEADERS, REPLAYED_FOR_GROUP_HEADER } from './consumer-runner';
-import { PUBLICATION_NUMBER_HEADERS, replayMessage, selectDeadLetters, type DeadLetter } from './dead-letters';
+import { DEAD_LETTER_HEADERS, PUBLICATION_NUMBER_HEADERS, REPLAYED_FOR_GROUP_HEADER } from './headers';
+import { replayMessage, selectDeadLetters, type DeadLetter } from './dead-letters';
 
 function letter(partition: number, offset: string, eventId: string): DeadLetter {
   return {

@@ -229,4 +229,43 @@ describe('@petstore/kafka against the broker', () => {
     }
     expect(await committedOffsets()).toBe(2);
   });
+  it('stops gracefully: the batch in hand finishes, its offsets are committed and the member leaves its group', async () => {
+    const stopTopic = namespaced(namespace, 'kafka-spec-stop');
+    const groupId = namespaced(namespace, 'kafka-spec-stop');
+    await provisionTopics(admin, [stopTopic]);
+    let started!: () => void;
+    const batchStarted = new Promise<void>((resolve) => (started = resolve));
+    let release!: () => void;
+    const released = new Promise<void>((resolve) => (release = resolve));
+    const finished: string[] = [];
+    const consumer = await runConsumer(kafka, {
+      groupId,
+      topics: [stopTopic],
+      deadLetterTopic,
+      // Long enough that only the stop can commit.
+      commitIntervalMs: 60_000,
+      handle: async (message) => void finished.push(text(message)),
+      handleBatch: async (messages) => {
+        started();
+        await released;
+        finished.push(...messages.map(text));
+      },
+    });
+    await sendAll(producer, [
+      { topic: stopTopic, messages: ['s1', 's2', 's3'].map((value) => ({ key: 'same', value, partition: 0 })) },
+    ]);
+    await batchStarted;
+    const stopped = consumer.stop();
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    release();
+    await stopped;
+
+    expect(finished).toEqual(['s1', 's2', 's3']);
+    const [{ partitions }] = await admin.fetchOffsets({ groupId, topics: [stopTopic] });
+    expect(partitions.find((one) => one.partition === 0)?.offset).toBe('3');
+    const {
+      groups: [group],
+    } = await admin.describeGroups([groupId]);
+    expect(group.members).toEqual([]);
+  });
 });

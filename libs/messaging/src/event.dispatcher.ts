@@ -3,14 +3,13 @@ import { ModuleRef } from '@nestjs/core';
 import { MikroORM } from '@mikro-orm/postgresql';
 import { context, SpanKind, SpanStatusCode, trace, type Context, type Span } from '@opentelemetry/api';
 import { InvalidEventError, parseEnvelope, type AnyEventDefinition, type EventEnvelope } from '@petstore/contracts';
-import { NonRetriableError, type ConsumedMessage } from '@petstore/kafka';
+import { EVENT_HEADERS, NonRetriableError, PUBLICATION_NUMBER_HEADERS, type ConsumedMessage } from '@petstore/kafka';
 import { withLogContext } from '@petstore/observability';
 import { admit } from './consumer-positions';
 import { handledEvents, type EventHandlerOf } from './event-handler.decorator';
 import { MessagingKafka } from './messaging-kafka';
 import { consumerBatchSeconds, consumerEvents } from './messaging.metrics';
 import { MESSAGING_OPTIONS, type MessagingOptions } from './messaging.options';
-import { OUTBOX_HEADERS } from './outbox.relay';
 import { contextFromCarrier, messagingTracer, withCauseContexts } from './trace-context';
 
 type AnyHandler = EventHandlerOf<AnyEventDefinition>;
@@ -144,11 +143,11 @@ export class EventDispatcher {
    * Throws NonRetriableError.
    */
   private parse(message: ConsumedMessage): Parsed {
-    const source = message.headers[OUTBOX_HEADERS.source];
-    const seqHeader = message.headers[OUTBOX_HEADERS.seq];
+    const source = message.headers[PUBLICATION_NUMBER_HEADERS.source];
+    const seqHeader = message.headers[PUBLICATION_NUMBER_HEADERS.seq];
     const seq = seqHeader !== undefined && /^\d{1,15}$/.test(seqHeader) ? Number(seqHeader) : undefined;
     const numbered = source !== undefined && seq !== undefined ? { source, seq } : {};
-    const typeHeader = message.headers['event-type'];
+    const typeHeader = message.headers[EVENT_HEADERS.type];
     // Topics carry several event types; the ones this service does not handle are not its business.
     if (typeHeader !== undefined && !this.routes.has(typeHeader)) {
       return { message, type: typeHeader, ...numbered };

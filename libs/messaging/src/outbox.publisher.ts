@@ -1,6 +1,12 @@
 import { ROOT_CONTEXT, SpanKind, SpanStatusCode, trace, type Span } from '@opentelemetry/api';
 import { serializeEnvelope } from '@petstore/contracts';
-import { PUBLICATION_NUMBER_HEADERS, createIdempotentProducer, sendAll, type TopicMessages } from '@petstore/kafka';
+import {
+  EVENT_HEADERS,
+  PUBLICATION_NUMBER_HEADERS,
+  createIdempotentProducer,
+  sendAll,
+  type TopicMessages,
+} from '@petstore/kafka';
 import type { IHeaders, Producer } from 'kafkajs';
 import type { MessagingKafka } from './messaging-kafka';
 import type { ClaimedRow } from './outbox-claims';
@@ -52,8 +58,8 @@ export class OutboxPublisher {
       const span = producerSpan(topic, row);
       spans.push(span);
       const headers: IHeaders = {
-        'event-type': row.type,
-        'event-id': row.event_id,
+        [EVENT_HEADERS.type]: row.type,
+        [EVENT_HEADERS.id]: row.event_id,
         [OUTBOX_HEADERS.source]: source,
         [OUTBOX_HEADERS.seq]: row.publish_seq,
       };

@@ -1,0 +1,57 @@
+import type { Backoff } from '@petstore/backoff';
+import type { ConsumedMessage } from './consumed-message';
+
+export interface RunnerLogger {
+  warn(message: string): void;
+  error(message: string): void;
+}
+
+/** What the runner reports about its partitions, for metrics. */
+export interface ConsumerObserver {
+  /** Messages of one partition were handled (or dead-lettered) and their offsets resolved; `lag` is what is left behind them. */
+  handled?(info: { topic: string; partition: number; count: number; lag: number; seconds: number }): void;
+  retried?(info: { topic: string; partition: number }): void;
+  deadLettered?(info: { topic: string; partition: number }): void;
+}
+
+export interface ConsumerRunnerOptions {
+  /** Full (namespaced) names, as are `topics` and `deadLetterTopic`. */
+  groupId: string;
+  topics: string[];
+  handle(message: ConsumedMessage): Promise<void>;
+  /**
+   * Optional: handles consecutive messages of one partition at once, in order, all or nothing
+   * (e.g. in one database transaction). When it throws, each of those messages is handled
+   * again on its own through `handle`, with the usual retries and dead-lettering.
+   */
+  handleBatch?(messages: ConsumedMessage[]): Promise<void>;
+  /** Most messages given to one `handleBatch` call (default 500). */
+  maxBatchSize?: number;
+  deadLetterTopic: string;
+  /** Attempts before a failing message is dead-lettered (default 5). */
+  maxAttempts?: number;
+  /** Delay between attempts (default 50 ms doubling up to 1 s). */
+  backoff?: Backoff;
+  /** Where a group without committed offsets starts (default true: nothing published before it first ran is lost). */
+  fromBeginning?: boolean;
+  /** Partitions handled at once (default 3, the partitions of a topic); one partition is always handled in order. */
+  partitionsConsumedConcurrently?: number;
+  /**
+   * Commit the resolved offsets at most this often instead of after every batch (default: after
+   * every batch). Only for handlers that drop redelivered messages themselves: a restart or a
+   * rebalance redelivers what was handled since the last commit.
+   */
+  commitIntervalMs?: number;
+  /** How long the broker may hold a fetch while there is nothing to read (default 1000 ms). */
+  maxWaitTimeInMs?: number;
+  logger?: RunnerLogger;
+  observer?: ConsumerObserver;
+}
+
+export interface RunningConsumer {
+  readonly groupId: string;
+  /** Resolves once this member has joined its group and received its partitions. */
+  whenJoined(): Promise<void>;
+  /** Finishes the message (or batch) in hand, commits, leaves the group. */
+  stop(): Promise<void>;
+}
