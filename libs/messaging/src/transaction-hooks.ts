@@ -71,16 +71,27 @@ export class TransactionHooks implements OnModuleInit {
 
 /**
  * A nested `em.transactional` runs in a savepoint whose context points at its parent through
- * a symbol property; commit hooks fire only for the outermost transaction, so hooks are kept
- * with it. Should that private link ever change, hooks of a nested transaction would be
- * missed: the outbox writer's tests cover it.
+ * a symbol property (`parentTransaction`, private to MikroORM's AbstractSqlConnection); commit
+ * events fire only for the outermost transaction, so hooks are kept with it.
+ *
+ * MikroORM 6.6 has no public way from a nested context to its root: the transaction events
+ * fire for the root only, `em.getTransactionContext()` gives the innermost context, and the
+ * `propagation` option (REQUIRED joins the outer transaction instead of a savepoint) is chosen
+ * by each caller of `em.transactional`, so it cannot make a nested call of somebody else's
+ * share the root's context. Hence the lookup; should the private link change, a savepoint
+ * (MikroORM names it in `savepointName`) without it fails loudly here instead of dropping hooks.
  */
 function rootTransaction(transaction: object): object {
-  let current = transaction as Record<symbol, unknown>;
+  let current = transaction as Record<symbol | string, unknown>;
   for (;;) {
     const link = Object.getOwnPropertySymbols(current).find((symbol) => symbol.description === 'parentTransaction');
     const parent = link ? current[link] : undefined;
-    if (!parent || (typeof parent !== 'function' && typeof parent !== 'object')) return current;
-    current = parent as Record<symbol, unknown>;
+    if (!parent || (typeof parent !== 'function' && typeof parent !== 'object')) {
+      if ('savepointName' in current) {
+        throw new Error('A nested transaction without its parentTransaction link: MikroORM changed its internals');
+      }
+      return current;
+    }
+    current = parent as Record<symbol | string, unknown>;
   }
 }
