@@ -1,3 +1,4 @@
+export * from './bounds';
 export * from './date-time';
 export * from './errors';
 export * from './model';

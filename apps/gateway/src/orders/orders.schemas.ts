@@ -1,4 +1,4 @@
-import { ORDER_STATUSES, REJECTION_REASONS } from '@petstore/contracts';
+import { ORDER_QUANTITY, ORDER_STATUSES, REJECTION_REASONS } from '@petstore/contracts';
 import { Id, input, named, object, page, pageQuery, ref, repeatable } from '../common/schemas';
 
 export const OrderStatusSchema = named('OrderStatus', { type: 'string', enum: [...ORDER_STATUSES], description: 'Where the order stands in its saga.' });
@@ -10,7 +10,7 @@ const shipDate = {
   example: '2026-05-01T10:00:00Z',
 } as const;
 
-const quantity = { type: 'integer', minimum: 1, maximum: 1000, description: 'Units of the pet: 1 to 1000.' } as const;
+const quantity = { type: 'integer', ...ORDER_QUANTITY, description: `Units of the pet: ${ORDER_QUANTITY.minimum} to ${ORDER_QUANTITY.maximum}.` } as const;
 
 export const NewOrderSchema = named('NewOrder', input({ petId: Id, quantity, shipDate }, ['petId', 'quantity']));
 

@@ -1,7 +1,16 @@
 import { EntityManager, type FilterQuery } from '@mikro-orm/postgresql';
 import { Injectable } from '@nestjs/common';
 import { CatalogClient } from '@petstore/catalog-client';
-import type { InventoryItem, InventoryItemQuery, ListInventoryQuery, Page, SetStockCommand } from '@petstore/contracts';
+import {
+  STOCK_QUANTITY,
+  boundsRule,
+  withinBounds,
+  type InventoryItem,
+  type InventoryItemQuery,
+  type ListInventoryQuery,
+  type Page,
+  type SetStockCommand,
+} from '@petstore/contracts';
 import { DomainError, pageCursor, pageLimit, pageOf, parsePathId } from '@petstore/service-kit';
 import { INVENTORY_PRODUCER } from '../config';
 import { createEntries } from './entries';
@@ -9,7 +18,6 @@ import { InventoryEntry } from './inventory-entry.entity';
 import { ParkedOrders } from './parked-orders';
 import { toInventoryItem } from './stock-state';
 import { StockBatches } from './stock-batches';
-import { MAX_STOCK } from './stock-rules';
 
 function itemNotFound(petId: string | number): DomainError {
   return new DomainError(404, 'INVENTORY_ITEM_NOT_FOUND', `Pet ${petId} has no inventory entry`);
@@ -42,9 +50,9 @@ export class InventoryService {
   }
 
   async setStock({ petId: id, quantity, requestId }: SetStockCommand): Promise<InventoryItem> {
-    if (!Number.isInteger(quantity) || quantity < 0 || quantity > MAX_STOCK) {
+    if (!withinBounds(quantity, STOCK_QUANTITY)) {
       throw new DomainError(400, 'VALIDATION_FAILED', 'The stock count is not valid', [
-        { field: 'quantity', message: `must be an integer from 0 to ${MAX_STOCK}` },
+        { field: 'quantity', message: boundsRule(STOCK_QUANTITY) },
       ]);
     }
     const petId = parsePathId(id);

@@ -48,5 +48,3 @@ export function catalogStatusAction(
   if (entry.stockChangedAt && entry.stockChangedAt.getTime() > Date.parse(event.occurredAt)) return 'answer';
   return 'mirror';
 }
-
-export const MAX_STOCK = 1_000_000;

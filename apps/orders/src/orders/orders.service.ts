@@ -3,10 +3,13 @@ import { EntityManager, type FilterQuery } from '@mikro-orm/postgresql';
 import { executePrepared } from '@petstore/database';
 import { Injectable, Logger } from '@nestjs/common';
 import {
+  ORDER_QUANTITY,
   OrderCancelled,
   OrderDelivered,
   OrderPlaced,
+  boundsRule,
   isContractDateTime,
+  withinBounds,
   type AwaitOrderQuery,
   type AwaitOrderResult,
   type ById,
@@ -34,8 +37,6 @@ import { nextStatus, type OrderAction } from './order-transitions';
 import { toOrderView } from './order.view';
 import { insertOrders, Placements } from './placements';
 import { orderDecisionSeconds, ordersCancelled, ordersDecided, ordersPlaced } from './orders.metrics';
-
-const MAX_QUANTITY = 1000;
 
 /** OrderPlaced is built before the database gives the order its id: this stands in for it (see insertForKnownPet). */
 const ORDER_ID_STAND_IN = 1;
@@ -327,8 +328,8 @@ function newOrderFields(order: NewOrder): NewOrderFields {
   if (typeof petId !== 'number' || !Number.isInteger(petId) || petId < 1) {
     details.push({ field: 'petId', message: 'must be a positive integer' });
   }
-  if (typeof quantity !== 'number' || !Number.isInteger(quantity) || quantity < 1 || quantity > MAX_QUANTITY) {
-    details.push({ field: 'quantity', message: `must be an integer from 1 to ${MAX_QUANTITY}` });
+  if (!withinBounds(quantity, ORDER_QUANTITY)) {
+    details.push({ field: 'quantity', message: boundsRule(ORDER_QUANTITY) });
   }
   if (shipDate !== undefined && !isContractDateTime(shipDate)) {
     details.push({ field: 'shipDate', message: SHIP_DATE_RULE });
