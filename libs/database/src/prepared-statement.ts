@@ -49,8 +49,14 @@ export async function executePrepared<Row = Record<string, unknown>>(
     .options(plan === 'cached' ? { name, values: params } : { values: params });
   const transaction = em.getTransactionContext<Transaction>();
   if (transaction) query.transacting(transaction as never);
-  const result = (await query) as { rows: Row[] };
-  return result.rows;
+  try {
+    const result = (await query) as { rows: Row[] };
+    return result.rows;
+  } catch (error) {
+    // As em.execute throws them: a MikroORM DriverException (UniqueConstraintViolationException,
+    // LockWaitTimeoutException...), with the driver's code and fields kept.
+    throw em.getDriver().convertException(error as Error);
+  }
 }
 
 function statementOf(sql: string): Statement {

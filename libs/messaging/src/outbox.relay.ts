@@ -170,10 +170,9 @@ export class OutboxRelay {
     this.notifying = (async () => {
       do {
         this.notifyAgain = false;
-        await this.orm.em
-          .getConnection()
-          .execute(`select pg_notify('${WAKE_CHANNEL}', '')`)
-          .catch(() => undefined); // the leader's sweep publishes it all the same
+        await executePrepared(this.orm.em.fork(), `select pg_notify('${WAKE_CHANNEL}', '')`).catch(
+          () => undefined, // the leader's sweep publishes it all the same
+        );
       } while (this.notifyAgain && this.started);
     })().finally(() => (this.notifying = undefined));
   }

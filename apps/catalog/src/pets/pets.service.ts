@@ -131,9 +131,10 @@ export class PetsService {
     if (latest.size === 0) return;
     const wanted = [...latest.values()];
     const metaOf = new Map(wanted.map(({ petId, meta }) => [petId, meta]));
-    const changed = await em.execute<(PetRow & { previous_status: PetStatus })[]>(
+    const changed = await executePrepared<PetRow & { previous_status: PetStatus }>(
+      em,
       `with wanted as (
-         select * from unnest(array[?]::bigint[], array[?]::text[]) as w(id, status)
+         select * from unnest(?::bigint[], ?::text[]) as w(id, status)
        ), before as (
          select p.id, p.status from pet p join wanted w on w.id = p.id
           where p.status <> w.status order by p.id for update of p

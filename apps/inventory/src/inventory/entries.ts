@@ -1,5 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { PetStatus } from '@petstore/contracts';
+import { executePrepared } from '@petstore/database';
 
 /**
  * Entries come into being with the pet: quantity 0 and the pet's own status (creation is not
@@ -7,9 +8,10 @@ import type { PetStatus } from '@petstore/contracts';
  */
 export async function createEntries(em: EntityManager, pets: { id: number; status: PetStatus }[]): Promise<void> {
   if (pets.length === 0) return;
-  await em.execute(
+  await executePrepared(
+    em,
     `insert into inventory_entry (pet_id, quantity, status)
-     select * from unnest(array[?]::bigint[], array[?]::integer[], array[?]::text[])
+     select * from unnest(?::bigint[], ?::integer[], ?::text[])
      on conflict (pet_id) do nothing`,
     [pets.map((pet) => pet.id), pets.map(() => 0), pets.map((pet) => pet.status)],
   );
@@ -21,9 +23,10 @@ export async function createEntries(em: EntityManager, pets: { id: number; statu
  */
 export async function tombstoneEntries(em: EntityManager, petIds: number[]): Promise<void> {
   if (petIds.length === 0) return;
-  await em.execute(
+  await executePrepared(
+    em,
     `insert into inventory_entry (pet_id, quantity, status, deleted)
-     select p, 0, 'sold', true from unnest(array[?]::bigint[]) p
+     select p, 0, 'sold', true from unnest(?::bigint[]) p
      on conflict (pet_id) do update set deleted = true, updated_at = now()`,
     [petIds],
   );

@@ -2,6 +2,7 @@ import { EntityManager, MikroORM } from '@mikro-orm/postgresql';
 import { Injectable, Logger, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
 import { CatalogClient } from '@petstore/catalog-client';
 import { causedBy, type EventEnvelope } from '@petstore/contracts';
+import { executePrepared } from '@petstore/database';
 import { backoffDelay } from '@petstore/backoff';
 import { TransactionHooks } from '@petstore/messaging';
 import { INVENTORY_PRODUCER } from '../config';
@@ -71,7 +72,8 @@ export class ParkedOrders implements OnApplicationBootstrap, OnApplicationShutdo
     let unresolved = 0;
     try {
       const em = this.orm.em.fork();
-      const waiting = await em.execute<{ pet_id: string; request_id: string; has_entry: boolean }[]>(
+      const waiting = await executePrepared<{ pet_id: string; request_id: string; has_entry: boolean }>(
+        em,
         `select distinct on (p.pet_id) p.pet_id, p.event->>'correlationId' as request_id, e.pet_id is not null as has_entry
            from parked_order p left join inventory_entry e on e.pet_id = p.pet_id
           order by p.pet_id, p.seq`,

@@ -1,7 +1,7 @@
 import { Inject, Injectable, Logger, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
 import { MikroORM, type EntityManager } from '@mikro-orm/postgresql';
 import type { Order as OrderView, OrderStatus, RejectionReason, WaitOutcome } from '@petstore/contracts';
-import { ListeningSession } from '@petstore/database';
+import { executePrepared, ListeningSession } from '@petstore/database';
 import { statusView } from './order.view';
 
 /**
@@ -116,7 +116,7 @@ export class DecisionWaits implements OnApplicationBootstrap, OnApplicationShutd
    */
   async announce(em: EntityManager, orderIds: number[]): Promise<void> {
     for (const payload of chunks(orderIds.map(String), MAX_PAYLOAD)) {
-      await em.execute('select pg_notify(?, ?)', [DECIDED_CHANNEL, payload]);
+      await executePrepared(em, 'select pg_notify(?, ?)', [DECIDED_CHANNEL, payload]);
     }
   }
 

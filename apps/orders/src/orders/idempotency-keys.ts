@@ -2,6 +2,7 @@ import { DriverException } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { Injectable } from '@nestjs/common';
 import type { IdempotencyKey, Order as OrderView } from '@petstore/contracts';
+import { executePrepared } from '@petstore/database';
 import { DomainError } from '@petstore/service-kit';
 import { decideKeyUse, fingerprintHash, IDEMPOTENCY_KEY_TTL_MS } from './idempotency';
 
@@ -34,14 +35,14 @@ export function keyInUse(): DomainError {
 export class IdempotencyKeys {
   async claim(em: EntityManager, { scope, key, fingerprint }: IdempotencyKey): Promise<KeyClaim> {
     const hash = fingerprintHash(fingerprint);
-    await em.execute(`set local lock_timeout = '${KEY_LOCK_WAIT}'`);
+    await executePrepared(em, `set local lock_timeout = '${KEY_LOCK_WAIT}'`);
     const claim = await this.tryClaim(em, scope, key, hash, fingerprint);
-    await em.execute('set local lock_timeout to default');
+    await executePrepared(em, 'set local lock_timeout to default');
     return claim;
   }
 
   async remember(em: EntityManager, { scope, key }: IdempotencyKey, order: OrderView): Promise<void> {
-    await em.execute('update idempotency_key set order_id = ?, response = ?::jsonb where scope = ? and key = ?', [
+    await executePrepared(em, 'update idempotency_key set order_id = ?, response = ?::jsonb where scope = ? and key = ?', [
       order.id,
       JSON.stringify(order),
       scope,
@@ -50,13 +51,15 @@ export class IdempotencyKeys {
   }
 
   private async tryClaim(em: EntityManager, scope: string, key: string, hash: string, fingerprint: string): Promise<KeyClaim> {
-    const inserted = await em.execute(
+    const inserted = await executePrepared(
+      em,
       'insert into idempotency_key (scope, key, fingerprint) values (?, ?, ?) on conflict (scope, key) do nothing returning key',
       [scope, key, hash],
     );
     if (inserted.length > 0) return { kind: 'claimed' };
 
-    const [row] = await em.execute<KeyRow[]>(
+    const [row] = await executePrepared<KeyRow>(
+      em,
       'select fingerprint, response, created_at, now() as now from idempotency_key where scope = ? and key = ?',
       [scope, key],
     );
@@ -72,7 +75,8 @@ export class IdempotencyKeys {
         return { kind: 'replay', order: use.order };
       case 'reclaim': {
         // An expired key starts over; the condition makes a concurrent reclaim of the same key lose instead of overwrite.
-        const reclaimed = await em.execute(
+        const reclaimed = await executePrepared(
+          em,
           `update idempotency_key set fingerprint = ?, order_id = null, response = null, created_at = now()
            where scope = ? and key = ? and created_at <= now() - ?::interval returning key`,
           [hash, scope, key, `${IDEMPOTENCY_KEY_TTL_MS} milliseconds`],

@@ -1,6 +1,7 @@
 import { EntityManager } from '@mikro-orm/postgresql';
 import { Injectable } from '@nestjs/common';
 import { CatalogClient } from '@petstore/catalog-client';
+import { executePrepared } from '@petstore/database';
 import { DomainError } from '@petstore/service-kit';
 
 export function unknownPet(petId: number): DomainError {
@@ -26,7 +27,7 @@ export class KnownPetsService {
    */
   async assertKnown(petId: number, requestId: string): Promise<void> {
     if (!Number.isSafeInteger(petId) || petId < 1) throw unknownPet(petId);
-    const [row] = await this.em.execute<{ deleted: boolean }[]>('select deleted from known_pet where pet_id = ?', [
+    const [row] = await executePrepared<{ deleted: boolean }>(this.em, 'select deleted from known_pet where pet_id = ?', [
       petId,
     ]);
     if (row?.deleted) throw unknownPet(petId);
@@ -38,8 +39,9 @@ export class KnownPetsService {
   /** PetCreated, PetUpdated, or the catalog's answer: the pets exist (unless already known as deleted). */
   async remember(em: EntityManager, petIds: number[]): Promise<void> {
     if (petIds.length === 0) return;
-    await em.execute(
-      'insert into known_pet (pet_id, deleted) select p, false from unnest(array[?]::bigint[]) p on conflict (pet_id) do nothing',
+    await executePrepared(
+      em,
+      'insert into known_pet (pet_id, deleted) select p, false from unnest(?::bigint[]) p on conflict (pet_id) do nothing',
       [petIds],
     );
   }
@@ -47,8 +49,9 @@ export class KnownPetsService {
   /** PetDeleted. Waits for orders being placed for these pets right now (they hold a share lock on the row). */
   async forget(em: EntityManager, petIds: number[]): Promise<void> {
     if (petIds.length === 0) return;
-    await em.execute(
-      `insert into known_pet (pet_id, deleted) select p, true from unnest(array[?]::bigint[]) p
+    await executePrepared(
+      em,
+      `insert into known_pet (pet_id, deleted) select p, true from unnest(?::bigint[]) p
        on conflict (pet_id) do update set deleted = true`,
       [petIds],
     );
