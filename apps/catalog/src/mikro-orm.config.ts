@@ -1,6 +1,6 @@
 import type { Options } from '@mikro-orm/postgresql';
 import { databaseOptions, type NamedMigration } from '@petstore/database';
-import { messagingEntities, messagingMigrations } from '@petstore/messaging';
+import { messagingMigrations } from '@petstore/messaging';
 import { Category } from './categories/category.entity';
 import { Migration20261122010000_catalog } from './migrations/Migration20261122010000_catalog';
 import { Pet } from './pets/pet.entity';
@@ -14,5 +14,5 @@ export const catalogMigrations: NamedMigration[] = [
 ];
 
 export function catalogDatabaseOptions(url: string): Options {
-  return databaseOptions({ url, entities: [...catalogEntities, ...messagingEntities], migrations: catalogMigrations });
+  return databaseOptions({ url, entities: catalogEntities, migrations: catalogMigrations });
 }

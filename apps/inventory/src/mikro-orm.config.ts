@@ -1,12 +1,11 @@
 import type { Options } from '@mikro-orm/postgresql';
 import { databaseOptions, type NamedMigration } from '@petstore/database';
-import { messagingEntities, messagingMigrations } from '@petstore/messaging';
+import { messagingMigrations } from '@petstore/messaging';
 import { InventoryEntry } from './inventory/inventory-entry.entity';
-import { Reservation } from './inventory/reservation.entity';
 import { Migration20261122000000_inventory } from './migrations/Migration20261122000000_inventory';
 import { Migration20261124000000_inventory_saga } from './migrations/Migration20261124000000_inventory_saga';
 
-export const inventoryEntities = [InventoryEntry, Reservation];
+export const inventoryEntities = [InventoryEntry];
 
 /** Listed by hand: the service is a webpack bundle, there is no folder to scan at run time. */
 export const inventoryMigrations: NamedMigration[] = [
@@ -18,7 +17,7 @@ export const inventoryMigrations: NamedMigration[] = [
 export function inventoryDatabaseOptions(url: string): Options {
   return databaseOptions({
     url,
-    entities: [...inventoryEntities, ...messagingEntities],
+    entities: inventoryEntities,
     migrations: inventoryMigrations,
   });
 }

@@ -25,7 +25,8 @@ export function databaseOptions({ url, entities, migrations, poolMax = 10 }: Dat
     // Every unit of work forks the EntityManager; a shared identity map would leak state between requests.
     allowGlobalContext: false,
     // Entities declare their column types; skipping reflection keeps start-up fast and bundle-safe.
-    discovery: { requireEntitiesArray: true },
+    // A service's tables that no entity describes (the outbox, the consumer positions) are SQL's alone.
+    discovery: { requireEntitiesArray: true, warnWhenNoEntities: false },
     pool: { min: 1, max: poolMax },
     // Creating the database is the job of the explicit `migrate` step, not of every boot.
     ensureDatabase: false,

@@ -5,3 +5,4 @@ export * from './runtime-role';
 export * from './database-unavailable';
 export * from './prepared-statement';
 export * from './listening-session';
+export * from './schema-drift';

@@ -23,7 +23,6 @@ import {
   MessagingService,
   OUTBOX_HEADERS,
   OutboxWriter,
-  messagingEntities,
   messagingMigrations,
   type EventHandlerOf,
 } from '.';
@@ -47,7 +46,7 @@ class MigrationDeadLetterSpec extends Migration {
 
 const ormOptions = databaseOptions({
   url: testDatabaseUrl('messaging_dead_letters'),
-  entities: [...messagingEntities],
+  entities: [],
   migrations: [...messagingMigrations, { name: 'MigrationDeadLetterSpec', class: MigrationDeadLetterSpec }],
   poolMax: 5,
 });

@@ -1,4 +1,3 @@
-export * from './consumer-position.entity';
 export * from './event-handler.decorator';
 export * from './kafka-readiness.check';
 export * from './messaging-kafka';
@@ -6,9 +5,7 @@ export * from './messaging.migrations';
 export * from './messaging.module';
 export * from './messaging.options';
 export * from './messaging.service';
-export * from './outbox-event.entity';
 export * from './outbox.relay';
 export * from './outbox.writer';
-export * from './processed-event.entity';
 export * from './transaction-hooks';
 export { eventTraceCarrier, type TraceCarrier } from './trace-context';

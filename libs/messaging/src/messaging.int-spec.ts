@@ -36,7 +36,6 @@ import {
   OutboxWriter,
   TransactionHooks,
   defaultRelaySettings,
-  messagingEntities,
   messagingMigrations,
   type EventHandlerOf,
   type MessagingOptions,
@@ -65,7 +64,7 @@ class MigrationSpecEffect extends Migration {
 
 const ormOptions = databaseOptions({
   url: testDatabaseUrl('messaging'),
-  entities: [...messagingEntities],
+  entities: [],
   migrations: [...messagingMigrations, { name: 'MigrationSpecEffect', class: MigrationSpecEffect }],
   poolMax: 5,
 });

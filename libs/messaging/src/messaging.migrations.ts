@@ -1,7 +1,4 @@
 import { Migration } from '@mikro-orm/migrations';
-import { ConsumerPosition } from './consumer-position.entity';
-import { OutboxEvent } from './outbox-event.entity';
-import { ProcessedEvent } from './processed-event.entity';
 
 export class Migration20261122000000_messaging extends Migration {
   override async up(): Promise<void> {
@@ -108,6 +105,3 @@ export const messagingMigrations = [
   { name: 'Migration20261124000000_bounded_messaging', class: Migration20261124000000_bounded_messaging },
   { name: 'Migration20261124010000_outbox_unnumbered_index', class: Migration20261124010000_outbox_unnumbered_index },
 ];
-
-/** Add to a service's `entities`. */
-export const messagingEntities = [OutboxEvent, ProcessedEvent, ConsumerPosition];

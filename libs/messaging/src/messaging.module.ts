@@ -16,8 +16,8 @@ import { TransactionHooks } from './transaction-hooks';
 
 /**
  * The transactional outbox and the idempotent consumer of one service. Global: any module
- * can inject OutboxWriter. Needs MikroOrmModule.forRoot with `messagingEntities` and
- * `messagingMigrations` in the service's ORM options.
+ * can inject OutboxWriter. Needs MikroOrmModule.forRoot with `messagingMigrations` in the
+ * service's ORM options.
  */
 @Module({})
 export class MessagingModule {

@@ -1,11 +1,13 @@
-import { BigIntType, Entity, PrimaryKey, Property, OptionalProps, PrimaryKeyProp } from '@mikro-orm/core';
-import type { PetStatus } from '@petstore/contracts';
+import { BigIntType, Check, Entity, Enum, OptionalProps, PrimaryKey, PrimaryKeyProp, Property } from '@mikro-orm/core';
+import { PET_STATUSES, type PetStatus } from '@petstore/contracts';
 
 /**
  * One pet's free stock and status. A deleted pet's entry stays as a tombstone, so that
- * late events about the pet (a PetCreated, an order) cannot bring it back.
+ * late events about the pet (a PetCreated, an order) cannot bring it back. Mirrors the
+ * migrations (constraint names included), so that a schema diff against the database finds nothing.
  */
 @Entity({ tableName: 'inventory_entry' })
+@Check({ name: 'inventory_entry_quantity_check', expression: 'quantity >= 0' })
 export class InventoryEntry {
   [PrimaryKeyProp]?: 'petId';
   [OptionalProps]?: 'quantity' | 'deleted' | 'lastRecomputeEventId' | 'stockChangedAt' | 'updatedAt';
@@ -14,13 +16,13 @@ export class InventoryEntry {
   petId!: number;
 
   /** Units free for sale; approved orders have already taken theirs. */
-  @Property({ type: 'integer', columnType: 'integer' })
+  @Property({ type: 'integer', columnType: 'integer', default: 0 })
   quantity = 0;
 
-  @Property({ type: 'text', columnType: 'text' })
+  @Enum({ items: [...PET_STATUSES], type: 'text', columnType: 'text' })
   status!: PetStatus;
 
-  @Property({ type: 'boolean', columnType: 'boolean' })
+  @Property({ type: 'boolean', columnType: 'boolean', default: false })
   deleted = false;
 
   /** The PetStatusRecomputed last published for the pet: tells the catalog's echo of it from older ones. */
@@ -31,6 +33,12 @@ export class InventoryEntry {
   @Property({ type: 'datetime', columnType: 'timestamptz', fieldName: 'stock_changed_at', nullable: true })
   stockChangedAt: Date | null = null;
 
-  @Property({ type: 'datetime', columnType: 'timestamptz', fieldName: 'updated_at', onUpdate: () => new Date() })
+  @Property({
+    type: 'datetime',
+    columnType: 'timestamptz',
+    fieldName: 'updated_at',
+    defaultRaw: 'now()',
+    onUpdate: () => new Date(),
+  })
   updatedAt: Date = new Date();
 }

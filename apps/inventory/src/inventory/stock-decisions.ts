@@ -10,8 +10,7 @@ import {
   type PetStatus,
 } from '@petstore/contracts';
 import type { TraceCarrier } from '@petstore/messaging';
-import type { ReservationState } from './reservation.entity';
-import type { Decided, Entry, Parked, Reservation } from './stock-state';
+import type { Decided, Entry, Parked, Reservation, ReservationState } from './stock-state';
 import { decideReservation, recomputeStatus } from './stock-rules';
 
 /**

@@ -8,7 +8,16 @@ import type {
   RejectionReason,
 } from '@petstore/contracts';
 import type { TraceCarrier } from '@petstore/messaging';
-import type { ReservationState } from './reservation.entity';
+
+/**
+ * Where an order's reservation stands (the `reservation` table's CHECK lists the same):
+ * - reserved: the order was approved and holds `quantity` units;
+ * - rejected: the order was refused (`reason`);
+ * - released: the units went back to the stock when the approved order was cancelled;
+ * - delivered: the order was fulfilled, its units are gone for good;
+ * - cancelled: the cancellation arrived before any decision, so nothing will be reserved.
+ */
+export type ReservationState = 'reserved' | 'rejected' | 'released' | 'delivered' | 'cancelled';
 
 /** A pet's inventory entry as loaded, with what this transaction changed of it. */
 export interface Entry {

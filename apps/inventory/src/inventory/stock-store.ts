@@ -1,8 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { EnvelopeOf, OrderPlaced, PetStatus, RejectionReason } from '@petstore/contracts';
 import { executePrepared } from '@petstore/database';
-import type { ReservationState } from './reservation.entity';
-import type { Entry, Parked, Reservation } from './stock-state';
+import type { Entry, Parked, Reservation, ReservationState } from './stock-state';
 
 /** One statement, or one part of a statement that writes several tables. */
 export interface Write {

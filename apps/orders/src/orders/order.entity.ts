@@ -1,7 +1,24 @@
-import { BigIntType, Entity, PrimaryKey, Property, OptionalProps } from '@mikro-orm/core';
-import type { OrderStatus, RejectionReason } from '@petstore/contracts';
+import { BigIntType, Check, Entity, Enum, Index, OptionalProps, PrimaryKey, Property } from '@mikro-orm/core';
+import {
+  ORDER_QUANTITY,
+  ORDER_STATUSES,
+  REJECTION_REASONS,
+  type OrderStatus,
+  type RejectionReason,
+} from '@petstore/contracts';
 
+/** Mirrors the migrations (constraint names included), so that a schema diff against the database finds nothing. */
 @Entity({ tableName: 'store_order' })
+@Index({ name: 'store_order_pet_id_id_idx', properties: ['petId', 'id'] })
+@Index({ name: 'store_order_status_id_idx', properties: ['status', 'id'] })
+@Check({
+  name: 'store_order_quantity_check',
+  expression: `quantity >= ${ORDER_QUANTITY.minimum} and quantity <= ${ORDER_QUANTITY.maximum}`,
+})
+@Check({
+  name: 'store_order_rejected_has_reason_check',
+  expression: "(status = 'rejected') = (rejection_reason is not null)",
+})
 export class Order {
   [OptionalProps]?: 'status' | 'shipDate' | 'rejectionReason' | 'createdAt' | 'updatedAt';
 
@@ -17,15 +34,21 @@ export class Order {
   @Property({ type: 'datetime', columnType: 'timestamptz', fieldName: 'ship_date', nullable: true })
   shipDate: Date | null = null;
 
-  @Property({ type: 'text', columnType: 'text' })
+  @Enum({ items: [...ORDER_STATUSES], type: 'text', columnType: 'text', default: 'placed' })
   status: OrderStatus = 'placed';
 
-  @Property({ type: 'text', columnType: 'text', fieldName: 'rejection_reason', nullable: true })
+  @Enum({ items: [...REJECTION_REASONS], type: 'text', columnType: 'text', fieldName: 'rejection_reason', nullable: true })
   rejectionReason: RejectionReason | null = null;
 
-  @Property({ type: 'datetime', columnType: 'timestamptz', fieldName: 'created_at' })
+  @Property({ type: 'datetime', columnType: 'timestamptz', fieldName: 'created_at', defaultRaw: 'now()' })
   createdAt: Date = new Date();
 
-  @Property({ type: 'datetime', columnType: 'timestamptz', fieldName: 'updated_at', onUpdate: () => new Date() })
+  @Property({
+    type: 'datetime',
+    columnType: 'timestamptz',
+    fieldName: 'updated_at',
+    defaultRaw: 'now()',
+    onUpdate: () => new Date(),
+  })
   updatedAt: Date = new Date();
 }
