@@ -33,10 +33,13 @@ export function outboxRow(envelope: EventEnvelope): OutboxRow {
   };
 }
 
+/** The outbox's columns, in the order of every insert into it. */
+const OUTBOX_COLUMNS = 'event_id, topic, key, type, envelope, traceparent, tracestate';
+
 /** One statement, the same text for any number of rows. */
-export function outboxInsert(rows: OutboxRow[]): { sql: string; params: unknown[] } {
+function outboxInsert(rows: OutboxRow[]): { sql: string; params: unknown[] } {
   return {
-    sql: `insert into outbox_event (event_id, topic, key, type, envelope, traceparent, tracestate)
+    sql: `insert into outbox_event (${OUTBOX_COLUMNS})
           select * from unnest(?::uuid[], ?::text[], ?::text[], ?::text[], ?::jsonb[], ?::text[], ?::text[])`,
     params: [
       rows.map((row) => row.eventId),
@@ -51,9 +54,11 @@ export function outboxInsert(rows: OutboxRow[]): { sql: string; params: unknown[
 }
 
 /**
- * Adds events to the outbox of the transaction in `em`. They are inserted in one statement
- * just before that transaction commits, so they commit or roll back with the change they
- * report, and the relay is woken as soon as it has committed.
+ * The one way to write outbox rows, so that each commits or rolls back with the change it
+ * reports and the relay is woken once it has committed:
+ * - `add`: the usual one; rows are inserted in one statement just before the commit;
+ * - `takeInsert`: the rows added so far, as a part of the caller's own statement;
+ * - `insertFrom`: rows the caller's statement selects from one of its relations (with `committed()` after it).
  */
 @Injectable()
 export class OutboxWriter {
@@ -81,11 +86,11 @@ export class OutboxWriter {
       this.pending.set(transaction, batch);
       this.hooks.before(
         em,
-        async (root, rootTransaction) => {
+        async (root) => {
           this.pending.delete(transaction);
           if (batch.length === 0) return;
           const { sql, params } = outboxInsert(batch);
-          await executePrepared(root, sql, params, rootTransaction);
+          await executePrepared(root, sql, params);
         },
         { last: true },
       );
@@ -95,17 +100,29 @@ export class OutboxWriter {
   }
 
   /**
-   * The rows added so far in `em`'s transaction, for a caller that inserts them within a
-   * statement of its own (`outboxInsert`); they are no longer inserted at commit. The relay is
-   * still woken when the transaction commits.
+   * The rows added so far in `em`'s transaction as one insert, for a caller that runs it within
+   * a statement of its own; they are no longer inserted at commit. The relay is still woken
+   * when the transaction commits. Undefined when there are none.
    */
-  take(em: EntityManager): OutboxRow[] {
+  takeInsert(em: EntityManager): { sql: string; params: unknown[] } | undefined {
     const transaction = em.getTransactionContext<object>();
-    const rows = transaction === undefined ? undefined : this.pending.get(transaction);
-    return rows ? rows.splice(0) : [];
+    const rows = transaction === undefined ? undefined : this.pending.get(transaction)?.splice(0);
+    return rows?.length ? outboxInsert(rows) : undefined;
   }
 
-  /** A statement that inserted outbox rows itself (`outboxInsert`) has committed: publish them now. */
+  /**
+   * An insert (a part of the caller's statement, e.g. a CTE body) of the rows `relation` holds:
+   * a relation of that statement with the columns of an OutboxRow (`event_id`, `topic`, `key`,
+   * `type`, `envelope`, `traceparent`, `tracestate`), in `orderBy` order. `envelope` may be an
+   * expression over the relation (to put in a value the statement computes). Call `committed()`
+   * once the statement's transaction has committed.
+   */
+  static insertFrom(relation: string, { envelope = 'envelope', orderBy }: { envelope?: string; orderBy: string }): string {
+    return `insert into outbox_event (${OUTBOX_COLUMNS})
+       select event_id, topic, key, type, ${envelope}, traceparent, tracestate from ${relation} order by ${orderBy}`;
+  }
+
+  /** A statement that inserted outbox rows itself (`insertFrom`) has committed: publish them now. */
   committed(): void {
     this.relay.wake();
   }

@@ -1,7 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { context, propagation, ROOT_CONTEXT } from '@opentelemetry/api';
 import type { EnvelopeOf, EventEnvelope, EventMeta, OrderPlaced, PetStatus } from '@petstore/contracts';
-import { eventTraceCarrier, outboxInsert, OutboxWriter, type TraceCarrier } from '@petstore/messaging';
+import { eventTraceCarrier, OutboxWriter, type TraceCarrier } from '@petstore/messaging';
 import { StockDecisions } from './stock-decisions';
 import type { Entry } from './stock-state';
 import {
@@ -132,7 +132,7 @@ export class StockBatch {
 
   /** The events published so far in this transaction, written with the rest instead of at commit. */
   private outboxWrites(): Write[] {
-    const rows = this.outbox.take(this.em);
-    return rows.length === 0 ? [] : [outboxInsert(rows)];
+    const insert = this.outbox.takeInsert(this.em);
+    return insert ? [insert] : [];
   }
 }

@@ -73,6 +73,12 @@ export class Placements {
   }
 }
 
+/** The OrderPlaced of each numbered order, with the id the database gave it. */
+const PUBLISH_PLACED = OutboxWriter.insertFrom('numbered', {
+  envelope: "jsonb_set(envelope, '{payload,orderId}', to_jsonb(id))",
+  orderBy: 'n',
+});
+
 /**
  * One statement, in `em`'s transaction if it has one: the pets' replica rows share-locked (a
  * PetDeleted being applied waits for these orders and then cancels them too), each order of a
@@ -95,9 +101,7 @@ export async function insertOrders(em: EntityManager, placements: Placement[]): 
      ), placed as (
        insert into store_order (id, pet_id, quantity, ship_date) select id, pet_id, quantity, ship_date from numbered
      ), published as (
-       insert into outbox_event (event_id, topic, key, type, envelope, traceparent, tracestate)
-       select event_id, topic, key, type, jsonb_set(envelope, '{payload,orderId}', to_jsonb(id)), traceparent, tracestate
-         from numbered order by n
+       ${PUBLISH_PLACED}
      )
      select n, id from numbered`,
     [
