@@ -2,6 +2,7 @@ import { Module, type DynamicModule } from '@nestjs/common';
 import { PetsModule } from '../pets/pets.module';
 import { IdempotencyKeys } from './idempotency-keys';
 import { OrdersController } from './orders.controller';
+import { OrderSagaService } from './order-saga.service';
 import { OrdersService } from './orders.service';
 import { DecisionWaits, MAX_HELD_ANSWERS } from './decision-waits';
 import { PetDeletedHandler } from './pet-deleted.handler';
@@ -19,6 +20,7 @@ export class OrdersModule {
       controllers: [OrdersController],
       providers: [
         OrdersService,
+        OrderSagaService,
         IdempotencyKeys,
         DecisionWaits,
         Placements,

@@ -1,7 +1,6 @@
 import { LockMode } from '@mikro-orm/core';
 import { EntityManager, type FilterQuery } from '@mikro-orm/postgresql';
-import { executePrepared } from '@petstore/database';
-import { Injectable, Logger } from '@nestjs/common';
+import { Injectable } from '@nestjs/common';
 import {
   ORDER_QUANTITY,
   OrderCancelled,
@@ -20,34 +19,26 @@ import {
   type ListOrdersQuery,
   type NewOrder,
   type Order as OrderView,
-  type OrderStatus,
   type Page,
   type PlaceOrderCommand,
   type PlaceOrderResult,
-  type RejectionReason,
 } from '@petstore/contracts';
 import { OutboxWriter, TransactionHooks, outboxRow } from '@petstore/messaging';
 import { DomainError, pageCursor, pageLimit, pageOf, parsePathId } from '@petstore/service-kit';
 import { ORDERS_PRODUCER } from '../config';
 import { KnownPetsService, unknownPet } from '../pets/known-pets.service';
-import { announcement, DecisionWaits } from './decision-waits';
+import { DecisionWaits } from './decision-waits';
 import { IdempotencyKeys, isKeyLockTimeout, keyInUse } from './idempotency-keys';
 import { Order } from './order.entity';
 import { nextStatus, type OrderAction } from './order-transitions';
 import { toOrderView } from './order.view';
 import { insertOrders, Placements } from './placements';
-import { orderDecisionSeconds, ordersCancelled, ordersDecided, ordersPlaced } from './orders.metrics';
+import { ordersCancelled, ordersPlaced } from './orders.metrics';
 
 /** OrderPlaced is built before the database gives the order its id: this stands in for it (see insertForKnownPet). */
 const ORDER_ID_STAND_IN = 1;
 
 type NewOrderFields = Pick<Order, 'petId' | 'quantity' | 'shipDate'>;
-
-/** An inventory decision: approved without a reason, rejected with one. */
-export interface Decision {
-  orderId: number;
-  reason: RejectionReason | null;
-}
 
 /** The pet was not in the replica: thrown out of a transaction to roll it back before the catalog is asked. */
 class PetNotKnown extends Error {}
@@ -61,13 +52,11 @@ function orderNotFound(id: string | number): DomainError {
 }
 
 /**
- * RPC methods expect a request context (the controller creates one per message); the
- * methods that react to events run in the consumer's transaction, passed in as `em`.
+ * What clients ask of orders. RPC methods expect a request context (the controller creates
+ * one per message); what other services' events do to orders is OrderSagaService's.
  */
 @Injectable()
 export class OrdersService {
-  private readonly logger = new Logger(OrdersService.name);
-
   constructor(
     private readonly em: EntityManager,
     private readonly outbox: OutboxWriter,
@@ -198,79 +187,6 @@ export class OrdersService {
       this.hooks.after(em, () => ordersCancelled.inc());
       return toOrderView(order);
     });
-  }
-
-  /**
-   * The inventory's decisions, in one statement: the condition on the status plays the part
-   * of the row lock and the transition check, so a concurrent cancel either went first
-   * (nothing changes here: the cancellation gives the stock back) or waits for this one.
-   */
-  async decide(em: EntityManager, decisions: Decision[]): Promise<void> {
-    if (decisions.length === 0) return;
-    const announce = announcement('decided');
-    const decided = await executePrepared<{ id: string; status: OrderStatus; seconds: number }>(
-      em,
-      `with decided as (
-         update store_order o set status = d.status, rejection_reason = d.reason, updated_at = now()
-           from unnest(?::bigint[], ?::text[], ?::text[]) as d(id, status, reason)
-          where o.id = d.id and o.status = 'placed'
-         returning o.id, o.status, o.rejection_reason, extract(epoch from now() - o.created_at)::float8 as seconds
-       ), announced as (${announce.sql})
-       select id, status, seconds, (select count(*) from announced) as announcements from decided`,
-      [
-        decisions.map((decision) => decision.orderId),
-        decisions.map((decision) => (decision.reason ? 'rejected' : 'approved')),
-        decisions.map((decision) => decision.reason),
-        ...announce.params,
-      ],
-      // store_order grows with every order, and a plan cached while it was small walks the status index's `placed` range.
-      { plan: 'each call' },
-    );
-    if (decided.length < decisions.length) {
-      this.logger.debug(`${decisions.length - decided.length} decision(s) for orders no longer placed ignored`);
-    }
-    this.hooks.after(em, () => {
-      for (const row of decided) {
-        ordersDecided.inc({ status: row.status });
-        orderDecisionSeconds.observe(row.seconds);
-      }
-    });
-  }
-
-  /** PetDeleted: the pets' open orders are cancelled, and inventory hears of each. Their past orders stay as they are. */
-  async cancelOpenOrdersOf(em: EntityManager, causes: { petId: number; meta: EventMeta }[]): Promise<void> {
-    const metaOf = new Map(causes.map(({ petId, meta }) => [petId, meta]));
-    const cancelled = await executePrepared<{
-      id: string;
-      pet_id: string;
-      quantity: number;
-      previous_status: 'placed' | 'approved';
-    }>(
-      em,
-      `update store_order o set status = 'cancelled', updated_at = now()
-         from (select id, status from store_order
-                where pet_id = any(?::bigint[]) and status in ('placed', 'approved')
-                order by id for update) before
-        where o.id = before.id
-       returning o.id, o.pet_id, o.quantity, before.status as previous_status`,
-      [[...metaOf.keys()]],
-      { plan: 'each call' },
-    );
-    for (const row of cancelled.sort((a, b) => Number(a.id) - Number(b.id))) {
-      const petId = Number(row.pet_id);
-      this.outbox.add(
-        em,
-        OrderCancelled.create(
-          { orderId: Number(row.id), petId, quantity: row.quantity, previousStatus: row.previous_status },
-          metaOf.get(petId) as EventMeta,
-        ),
-      );
-    }
-    await this.waits.announce(
-      em,
-      cancelled.filter((row) => row.previous_status === 'placed').map((row) => Number(row.id)),
-    );
-    this.hooks.after(em, () => ordersCancelled.inc(cancelled.length));
   }
 
   private cancelOrder(em: EntityManager, order: Order, meta: EventMeta): boolean {

@@ -4,7 +4,7 @@ import { causedBy, PetDeleted, type EnvelopeOf } from '@petstore/contracts';
 import { EventHandler, type EventHandlerOf } from '@petstore/messaging';
 import { ORDERS_PRODUCER } from '../config';
 import { KnownPetsService } from '../pets/known-pets.service';
-import { OrdersService } from './orders.service';
+import { OrderSagaService } from './order-saga.service';
 
 /**
  * A deleted pet's open orders are cancelled. The replica is marked first: that write waits
@@ -15,7 +15,7 @@ import { OrdersService } from './orders.service';
 export class PetDeletedHandler implements EventHandlerOf<typeof PetDeleted> {
   constructor(
     private readonly pets: KnownPetsService,
-    private readonly orders: OrdersService,
+    private readonly orders: OrderSagaService,
   ) {}
 
   async handleBatch(events: EnvelopeOf<typeof PetDeleted>[], em: EntityManager): Promise<void> {

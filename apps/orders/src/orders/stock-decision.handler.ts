@@ -2,7 +2,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { Injectable } from '@nestjs/common';
 import { StockReservationRejected, StockReserved, type EnvelopeOf } from '@petstore/contracts';
 import { EventHandler, type EventHandlerOf } from '@petstore/messaging';
-import { OrdersService } from './orders.service';
+import { OrderSagaService } from './order-saga.service';
 
 type StockDecision = typeof StockReserved | typeof StockReservationRejected;
 
@@ -10,7 +10,7 @@ type StockDecision = typeof StockReserved | typeof StockReservationRejected;
 @EventHandler(StockReserved, StockReservationRejected)
 @Injectable()
 export class StockDecisionHandler implements EventHandlerOf<StockDecision> {
-  constructor(private readonly orders: OrdersService) {}
+  constructor(private readonly orders: OrderSagaService) {}
 
   async handleBatch(events: EnvelopeOf<StockDecision>[], em: EntityManager): Promise<void> {
     await this.orders.decide(
