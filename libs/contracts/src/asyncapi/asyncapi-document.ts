@@ -225,8 +225,9 @@ function receiveOperation(service: EventService, topic: Topic, definitions: read
     channel: ref(`#/channels/${channelIdOf(topic)}`),
     title: `${service} consumes ${types}`,
     summary:
-      `The consumer group \`${service}\` handles ${types} from ${topic} (current and previous schema version), ` +
-      'once each, and skips the other types of the topic by their `event-type` header.',
+      `The consumer group \`${service}\` handles ${types} from ${topic}` +
+      (messageIds.length > definitions.length ? ' (and the previous schema version still read)' : '') +
+      ', once each, and skips the other types of the topic by their `event-type` header.',
     messages: messageIds.map((id) => ref(`#/channels/${channelIdOf(topic)}/messages/${id}`)),
     tags: [{ name: service }],
     bindings: {
@@ -254,7 +255,8 @@ function eventMessage(definition: AnyEventDefinition, version: 'current' | 'prev
       ? `What producers of ${definition.type} wrote before schema version ${definition.schemaVersion}. Consumers ` +
         'still accept it, so a producer one version behind keeps working during a rolling deploy; they read its ' +
         'payload in the current shape.'
-      : `Schema version ${definition.schemaVersion}; key: the pet id, \`payload${definition.keyPointer.replace(/\//g, '.')}\`.`,
+      : `Schema version ${definition.schemaVersion}.` +
+        (definition.previous ? ` Consumers also read version ${definition.previous.schemaVersion} (${previousMessageId(definition)}).` : ''),
     contentType: 'application/json',
     headers: headersSchema(Object.values(EventHeaders), ReplayHeaders),
     payload: envelopeSchemaOf(definition.type, schemaVersion, payloadSchema),
@@ -385,7 +387,7 @@ function exampleHeaders(envelope: EventEnvelope): Record<string, string> {
   return {
     [EventHeaders.type.name]: envelope.type,
     [EventHeaders.id.name]: envelope.eventId,
-    [EventHeaders.publicationSource.name]: `${envelope.producer}:4f2c9a`,
+    [EventHeaders.publicationSource.name]: '5d0c3f7e-1b2a-4c6d-8e9f-0a1b2c3d4e5f',
     [EventHeaders.publicationSeq.name]: '1042',
     [EventHeaders.traceparent.name]: '00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01',
   };

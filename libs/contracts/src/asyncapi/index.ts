@@ -1,1 +1,2 @@
 export * from './asyncapi-document';
+export * from './asyncapi-markdown';

@@ -26,10 +26,11 @@ export const EventHeaders = {
   publicationSource: {
     name: 'outbox-source',
     description:
-      'The outbox the event was published from (one per service database). With `outbox-seq` it numbers the event: ' +
+      'The outbox the event was published from: a UUID, one per service database. With `outbox-seq` it numbers the event: ' +
       'a consumer drops a number at or below the highest it applied for that source and partition. ' +
       'Absent on a replayed event, which is deduplicated by its event id instead.',
     always: false,
+    pattern: '^[0-9a-f-]{36}$',
   },
   publicationSeq: {
     name: 'outbox-seq',
