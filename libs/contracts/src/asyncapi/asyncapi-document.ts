@@ -292,7 +292,7 @@ function deadLetterMessage(): AsyncApiMessage {
       'event at all (that may be why it is here). Replaying it (`dlt replay`) publishes it again to its original ' +
       'topic and partition for the consumer group that gave up on it.',
     contentType: 'application/json',
-    headers: headersSchema([...Object.values(DeadLetterHeaders), ...Object.values(EventHeaders)], {}),
+    headers: headersSchema(Object.values(DeadLetterHeaders), { ...EventHeaders, ...ReplayHeaders }),
     payload: {
       description: 'The original message value (an event envelope when it was one).',
     },
@@ -340,12 +340,13 @@ function envelopeSchemaOf(type: string, schemaVersion: number, payloadSchema: ob
   };
 }
 
-function headersSchema(always: HeaderContract[], sometimes: Record<string, HeaderContract>): JsonSchema {
-  const all = [...always, ...Object.values(sometimes)];
+/** `own`: the headers of this kind of message; `others`: headers it may also carry (a replay's, or those of the message a dead letter copies), never required. */
+function headersSchema(own: HeaderContract[], others: Record<string, HeaderContract>): JsonSchema {
+  const all = [...own, ...Object.values(others)];
   return {
     type: 'object',
     description: 'Kafka headers (UTF-8 strings). Other headers may be present and are ignored.',
-    required: all.filter((header) => header.always).map((header) => header.name),
+    required: own.filter((header) => header.always).map((header) => header.name),
     properties: Object.fromEntries(
       all.map((header) => [
         header.name,
