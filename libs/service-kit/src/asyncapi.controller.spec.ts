@@ -1,12 +1,12 @@
-import { Module, type DynamicModule } from '@nestjs/common';
+import { Module, type DynamicModule, type Type } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
 import { asyncApiDocument, DEFAULT_TOPIC_PARTITIONS } from '@petstore/contracts';
 import { asyncApiController } from './asyncapi.controller';
 import { HealthModule } from './health.module';
 
-async function get(module: DynamicModule | ReturnType<typeof Module>, url: string) {
-  @Module({ imports: [module as DynamicModule] })
+async function get(module: DynamicModule | Type<unknown>, url: string) {
+  @Module({ imports: [module] })
   class Root {}
   const app = await NestFactory.create<NestFastifyApplication>(Root, new FastifyAdapter(), { logger: false });
   await app.init();

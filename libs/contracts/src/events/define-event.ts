@@ -12,6 +12,8 @@ export type PayloadPointer = `/${string}`;
 export interface PreviousVersion {
   readonly schemaVersion: number;
   readonly schema: object;
+  /** The previous payload in the current shape; without it the payload is taken as it is. */
+  readonly upgrade?: (payload: unknown) => unknown;
 }
 
 export interface EventDefinition<TType extends string = string, TPayload = unknown> {
@@ -58,10 +60,7 @@ export interface EventSpec<TType extends string, TPayload> {
   key: PayloadPointer;
   example: TPayload;
   /** Set while producers of the version before may still be running (see docs/ARCHITECTURE.md, Evolving an event). */
-  previous?: PreviousVersion & {
-    /** The previous payload in the current shape; without it the payload is taken as it is. */
-    upgrade?(payload: unknown): TPayload;
-  };
+  previous?: PreviousVersion & { upgrade?(payload: unknown): TPayload };
 }
 
 export function defineEvent<TType extends string, TPayload>(
@@ -87,7 +86,7 @@ export function defineEvent<TType extends string, TPayload>(
     }
     if (previous && previousValidators && schemaVersion === previous.schemaVersion) {
       assertValid(previousValidators.tolerant, payload, `${spec.type} v${schemaVersion} payload`, spec.type);
-      return previous.upgrade ? previous.upgrade(payload) : (payload as TPayload);
+      return (previous.upgrade ? previous.upgrade(payload) : payload) as TPayload;
     }
     // A newer version than this contract knows is read with the current schema: the schema decides.
     assertValid(validators.tolerant, payload, `${spec.type} payload`, spec.type);
@@ -100,7 +99,7 @@ export function defineEvent<TType extends string, TPayload>(
     topic: spec.topic,
     schemaVersion: spec.schemaVersion,
     payloadSchema: spec.schema,
-    previous: previous && Object.freeze({ schemaVersion: previous.schemaVersion, schema: previous.schema }),
+    previous: previous && Object.freeze({ ...previous }),
     keyPointer: spec.key,
     example: spec.example,
 
