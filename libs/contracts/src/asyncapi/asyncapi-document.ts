@@ -119,8 +119,8 @@ function wholeDocument(partitions: number): AsyncApiDocument {
       description:
         `What the consumer group \`${service}\` could not handle: a message no retry can fix (not an event of the ` +
         'contract, a payload its schema rejects) at once, any other after its retries, so that its partition moves ' +
-        `on. Listed, replayed and purged with \`node dist/apps/${service}/main.js dlt list|show|replay|purge\` ` +
-        '(docs/OPERATIONS.md).',
+        `on. Listed, replayed and purged with \`node main.js dlt list|show|replay|purge\` in the ${service} ` +
+        'container or process (docs/OPERATIONS.md, Dead letters).',
       messages: { [DEAD_LETTER]: ref(`#/components/messages/${DEAD_LETTER}`) },
       bindings: { kafka: { topic, partitions, bindingVersion: KAFKA_BINDING } },
     };
