@@ -38,10 +38,13 @@ describe('the AsyncAPI document of the events', () => {
     const channels = Object.values(document.channels);
     expect(channels.map((channel) => channel.address).sort()).toEqual([...allTopics()].sort());
     for (const channel of channels) {
-      expect(channel['bindings']).toEqual({
+      expect(channel['bindings']).toMatchObject({
         kafka: { topic: channel.address, partitions: 12, bindingVersion: '0.5.0' },
       });
     }
+    expect(document.channels['catalogPet']['bindings']).toMatchObject({
+      kafka: { 'x-key': 'the pet id, in decimal', 'x-ordering': "one pet's events in the order their producer committed them" },
+    });
     expect(asyncApiDocument({ partitions: 3 }).channels['catalogPet']['bindings']).toMatchObject({ kafka: { partitions: 3 } });
   });
 

@@ -61,6 +61,10 @@ const ORDERING =
   'producer committed them, and a consumer group handles one partition in order: a consumer sees one pet\'s ' +
   'events in the order they happened. Nothing is ordered across pets.';
 
+/** What the channel bindings say about keys and order (extensions of the Kafka binding). */
+const KEY = 'the pet id, in decimal';
+const ORDER_PROMISE = "one pet's events in the order their producer committed them";
+
 const NAMESPACE =
   'At run time every topic and consumer group name is prefixed with KAFKA_NAMESPACE (empty in production; ' +
   'each test stack sets its own).';
@@ -107,7 +111,7 @@ function wholeDocument(partitions: number): AsyncApiDocument {
       title: topic,
       description: `${definitions.map((definition) => definition.type).join(', ')}. ${ORDERING}`,
       messages: channelMessages,
-      bindings: { kafka: { topic, partitions, bindingVersion: KAFKA_BINDING } },
+      bindings: { kafka: { topic, partitions, 'x-key': KEY, 'x-ordering': ORDER_PROMISE, bindingVersion: KAFKA_BINDING } },
     };
   }
   messages[DEAD_LETTER] = deadLetterMessage();
@@ -122,7 +126,7 @@ function wholeDocument(partitions: number): AsyncApiDocument {
         `on. Listed, replayed and purged with \`node main.js dlt list|show|replay|purge\` in the ${service} ` +
         'container or process (docs/OPERATIONS.md, Dead letters).',
       messages: { [DEAD_LETTER]: ref(`#/components/messages/${DEAD_LETTER}`) },
-      bindings: { kafka: { topic, partitions, bindingVersion: KAFKA_BINDING } },
+      bindings: { kafka: { topic, partitions, 'x-key': 'the original message\'s key', bindingVersion: KAFKA_BINDING } },
     };
   }
 

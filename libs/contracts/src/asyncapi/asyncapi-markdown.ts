@@ -33,15 +33,15 @@ export function asyncApiMarkdown(document: AsyncApiDocument): string {
     '',
     '## Topics',
     '',
-    '| topic | partitions | messages | published by | consumed by (consumer group) |',
-    '|---|---|---|---|---|',
+    '| topic | partitions | key | messages | published by | consumed by (consumer group) |',
+    '|---|---|---|---|---|---|',
   ];
   for (const [id, channel] of Object.entries(document.channels)) {
-    const kafka = (channel['bindings'] as { kafka: { partitions: number } }).kafka;
+    const kafka = (channel['bindings'] as { kafka: { partitions: number; 'x-key': string } }).kafka;
     const senders = servicesOf(document, id, 'send');
     const receivers = servicesOf(document, id, 'receive');
     lines.push(
-      `| \`${channel.address}\` | ${kafka.partitions} | ${Object.keys(channel.messages).map((message) => `[${message}](#${anchor(message)})`).join(', ')} | ${senders.join(', ') || '–'} | ${receivers.join(', ') || '–'} |`,
+      `| \`${channel.address}\` | ${kafka.partitions} | ${kafka['x-key']} | ${Object.keys(channel.messages).map((message) => `[${message}](#${anchor(message)})`).join(', ')} | ${senders.join(', ') || '–'} | ${receivers.join(', ') || '–'} |`,
     );
   }
   lines.push('', '## Operations', '');
