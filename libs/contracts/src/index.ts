@@ -4,3 +4,4 @@ export * from './errors';
 export * from './model';
 export * from './rpc';
 export * from './events';
+export * from './asyncapi';

@@ -1,5 +1,6 @@
 import { Controller, Get, HttpCode, Inject, Module, Res, type DynamicModule, type Type } from '@nestjs/common';
 import { HealthRpc, type HealthReply } from '@petstore/contracts';
+import { asyncApiController } from './asyncapi.controller';
 import { RpcHandler } from './rpc-handler.decorator';
 
 /** Something a service needs before it can do useful work: its database, the broker. */
@@ -72,7 +73,7 @@ export class HealthModule {
   static forRoot(service: string, checks: Type<ReadinessCheck>[]): DynamicModule {
     return {
       module: HealthModule,
-      controllers: [HealthController],
+      controllers: [HealthController, asyncApiController(service)],
       providers: [
         ...checks,
         { provide: SERVICE_NAME, useValue: service },

@@ -5,16 +5,40 @@ import { InvalidEventError } from './invalid-event.error';
 import type { Topic } from './topics';
 import { assertValid, compileSchema } from './validation';
 
+/** A JSON pointer into the payload, e.g. `/pet/id`. */
+export type PayloadPointer = `/${string}`;
+
+/** A schema version consumers still read, and how its payload becomes the current shape. */
+export interface PreviousVersion {
+  readonly schemaVersion: number;
+  readonly schema: object;
+  /** The previous payload in the current shape; without it the payload is taken as it is. */
+  readonly upgrade?: (payload: unknown) => unknown;
+}
+
 export interface EventDefinition<TType extends string = string, TPayload = unknown> {
   readonly type: TType;
+  /** What happened, in one sentence (the published document's summary). */
+  readonly summary: string;
   /** Un-namespaced topic the event is published on. */
   readonly topic: Topic;
+  /** The version `create` writes. */
   readonly schemaVersion: number;
-  /** JSON Schema of the payload (draft 2020-12 subset that ajv 8 reads). */
+  /** JSON Schema of the payload at `schemaVersion` (draft-07 keywords that ajv 8 reads). */
   readonly payloadSchema: object;
+  /** The version before, which `parse` still reads; absent at version 1 and once it is retired. */
+  readonly previous?: PreviousVersion;
+  /** Where in the payload the Kafka key comes from: every event of one pet shares it. */
+  readonly keyPointer: PayloadPointer;
+  /** A valid payload, for the published document. */
+  readonly example: TPayload;
   /** A new envelope for this payload, validated strictly. Throws InvalidEventError. */
   create(payload: TPayload, meta: EventMeta): EventEnvelope<TType, TPayload>;
-  /** A received message (raw value or parsed JSON) read tolerantly. Throws InvalidEventError. */
+  /**
+   * A received message (raw value or parsed JSON) read tolerantly, against the schema of the
+   * version its envelope names; a previous version's payload comes back in the current shape.
+   * Throws InvalidEventError.
+   */
   parse(input: unknown): EventEnvelope<TType, TPayload>;
   /** Narrows an envelope of unknown type to this event (by `type`, without validating). */
   is(envelope: EventEnvelope): envelope is EventEnvelope<TType, TPayload>;
@@ -29,23 +53,55 @@ export type PayloadOf<D> = D extends EventDefinition<string, infer P> ? P : neve
 
 export interface EventSpec<TType extends string, TPayload> {
   type: TType;
+  summary: string;
   topic: Topic;
   schemaVersion: number;
   schema: JSONSchemaType<TPayload>;
-  key(payload: TPayload): string | number;
+  key: PayloadPointer;
+  example: TPayload;
+  /** Set while producers of the version before may still be running (see docs/ARCHITECTURE.md, Evolving an event). */
+  previous?: PreviousVersion & { upgrade?(payload: unknown): TPayload };
 }
 
 export function defineEvent<TType extends string, TPayload>(
   spec: EventSpec<TType, TPayload>,
 ): EventDefinition<TType, TPayload> {
   const validators = compileSchema<TPayload>(spec.schema);
-  const key = (payload: TPayload): string => String(spec.key(payload));
+  const previous = spec.previous;
+  const previousValidators = previous && compileSchema<unknown>(previous.schema);
+  if (previous && previous.schemaVersion !== spec.schemaVersion - 1) {
+    throw new Error(`${spec.type}: the previous version of ${spec.schemaVersion} is ${spec.schemaVersion - 1}`);
+  }
+  const key = (payload: TPayload): string => String(valueAt(payload, spec.key));
+  const oldestRead = previous?.schemaVersion ?? spec.schemaVersion;
+
+  /** The payload as this version of the contract reads it. */
+  function readPayload(schemaVersion: number, payload: unknown): TPayload {
+    if (schemaVersion < oldestRead) {
+      throw new InvalidEventError(
+        `${spec.type} schema version ${schemaVersion} is no longer read (oldest read: ${oldestRead})`,
+        [],
+        spec.type,
+      );
+    }
+    if (previous && previousValidators && schemaVersion === previous.schemaVersion) {
+      assertValid(previousValidators.tolerant, payload, `${spec.type} v${schemaVersion} payload`, spec.type);
+      return (previous.upgrade ? previous.upgrade(payload) : payload) as TPayload;
+    }
+    // A newer version than this contract knows is read with the current schema: the schema decides.
+    assertValid(validators.tolerant, payload, `${spec.type} payload`, spec.type);
+    return payload;
+  }
 
   return Object.freeze({
     type: spec.type,
+    summary: spec.summary,
     topic: spec.topic,
     schemaVersion: spec.schemaVersion,
     payloadSchema: spec.schema,
+    previous: previous && Object.freeze({ ...previous }),
+    keyPointer: spec.key,
+    example: spec.example,
 
     create(payload: TPayload, meta: EventMeta): EventEnvelope<TType, TPayload> {
       // What gets validated is exactly what gets serialised (no undefined, Dates as strings).
@@ -73,8 +129,7 @@ export function defineEvent<TType extends string, TPayload>(
       if (value.type !== spec.type) {
         throw new InvalidEventError(`Expected a ${spec.type} event, got ${value.type}`, [], value.type);
       }
-      assertValid(validators.tolerant, value.payload, `${spec.type} payload`, spec.type);
-      const envelope = value as EventEnvelope<TType, TPayload>;
+      const envelope = { ...value, payload: readPayload(value.schemaVersion, value.payload) } as EventEnvelope<TType, TPayload>;
       if (envelope.key !== key(envelope.payload)) {
         throw new InvalidEventError(`${spec.type} key ${envelope.key} does not match its payload`, [], spec.type);
       }
@@ -87,4 +142,13 @@ export function defineEvent<TType extends string, TPayload>(
 
     key,
   });
+}
+
+/** The value a JSON pointer names (RFC 6901; ids and keys hold no `~` or `/`). */
+export function valueAt(value: unknown, pointer: PayloadPointer): unknown {
+  let current = value;
+  for (const part of pointer.slice(1).split('/')) {
+    current = current !== null && typeof current === 'object' ? (current as Record<string, unknown>)[part] : undefined;
+  }
+  return current;
 }

@@ -15,6 +15,7 @@ import {
   allTopics,
   causedBy,
   deadLetterTopic,
+  defineEvent,
   findEventDefinition,
   parseEnvelope,
   serializeEnvelope,
@@ -62,7 +63,7 @@ describe('event contracts', () => {
 
         expect(envelope).toMatchObject({
           type: definition.type,
-          schemaVersion: 1,
+          schemaVersion: definition.schemaVersion,
           producer: 'test',
           correlationId: 'req-1',
           causationId: null,
@@ -169,5 +170,98 @@ describe('event contracts', () => {
       'inventory.dead-letter.v1',
     ]);
     expect(deadLetterTopic('orders')).toBe('orders.dead-letter.v1');
+  });
+});
+
+describe('reading the previous schema version', () => {
+  it('reads a StockReservationRejected of version 1, without the quantity version 2 added', () => {
+    const current = StockReservationRejected.create({ orderId: 1, petId: 7, reason: 'UNKNOWN_PET', quantity: 3 }, meta);
+    const { quantity: _, ...version1Payload } = current.payload;
+    const version1 = { ...current, schemaVersion: 1, payload: version1Payload };
+
+    expect(StockReservationRejected.schemaVersion).toBe(2);
+    expect(StockReservationRejected.parse(serializeEnvelope(current)).payload).toEqual({
+      orderId: 1,
+      petId: 7,
+      reason: 'UNKNOWN_PET',
+      quantity: 3,
+    });
+    expect(StockReservationRejected.parse(serializeEnvelope(version1))).toEqual(version1);
+    // Version 1 knew no quantity: a tolerant reader of version 1 drops it.
+    expect(StockReservationRejected.parse({ ...version1, payload: { ...version1Payload, quantity: 3 } }).payload).toEqual(
+      version1Payload,
+    );
+  });
+
+  const renamed = defineEvent<'Renamed', { petId: number; label: string }>({
+    type: 'Renamed',
+    summary: 'A fixture whose version 2 renamed a field.',
+    topic: Topics.catalogPet,
+    schemaVersion: 2,
+    key: '/petId',
+    example: { petId: 7, label: 'Rex' },
+    schema: {
+      type: 'object',
+      required: ['petId', 'label'],
+      additionalProperties: false,
+      properties: { petId: { type: 'integer', minimum: 1 }, label: { type: 'string' } },
+    },
+    previous: {
+      schemaVersion: 1,
+      schema: {
+        type: 'object',
+        required: ['petId', 'name'],
+        additionalProperties: false,
+        properties: { petId: { type: 'integer', minimum: 1 }, name: { type: 'string' } },
+      },
+      upgrade: (payload) => {
+        const { petId, name } = payload as { petId: number; name: string };
+        return { petId, label: name };
+      },
+    },
+  });
+  const envelope = (schemaVersion: number, payload: object) => ({
+    ...renamed.create({ petId: 7, label: 'Rex' }, meta),
+    schemaVersion,
+    payload,
+  });
+
+  it('validates each version against its own schema and upgrades the previous one', () => {
+    expect(renamed.parse(envelope(1, { petId: 7, name: 'Rex' })).payload).toEqual({ petId: 7, label: 'Rex' });
+    expect(renamed.parse(envelope(2, { petId: 7, label: 'Rex' })).payload).toEqual({ petId: 7, label: 'Rex' });
+    expect(invalid(() => renamed.parse(envelope(1, { petId: 7, label: 'Rex' }))).details).toEqual([
+      "/ must have required property 'name'",
+    ]);
+    expect(invalid(() => renamed.parse(envelope(2, { petId: 7, name: 'Rex' }))).details).toEqual([
+      "/ must have required property 'label'",
+    ]);
+  });
+
+  it('reads a newer version with the current schema, and refuses one older than the previous', () => {
+    expect(renamed.parse(envelope(3, { petId: 7, label: 'Rex', colour: 'brown' })).payload).toEqual({
+      petId: 7,
+      label: 'Rex',
+    });
+    expect(invalid(() => PetDeleted.parse({ ...PetDeleted.create({ petId: 7 }, meta), schemaVersion: 0 })).message).toMatch(
+      /must be >= 1/,
+    );
+    const retired = defineEvent<'Retired', { petId: number }>({
+      ...PetDeleted,
+      type: 'Retired',
+      summary: 'A fixture at version 3 that reads only version 2 and 3.',
+      schemaVersion: 3,
+      key: '/petId',
+      schema: PetDeleted.payloadSchema as never,
+      previous: { schemaVersion: 2, schema: PetDeleted.payloadSchema },
+    });
+    expect(invalid(() => retired.parse({ ...retired.create({ petId: 7 }, meta), schemaVersion: 1 })).message).toBe(
+      'Retired schema version 1 is no longer read (oldest read: 2)',
+    );
+  });
+
+  it('refuses a definition whose previous version is not the one before', () => {
+    expect(() =>
+      defineEvent({ ...renamed, schemaVersion: 3, schema: renamed.payloadSchema as never, key: '/petId', previous: renamed.previous }),
+    ).toThrow('Renamed: the previous version of 3 is 2');
   });
 });

@@ -15,6 +15,12 @@ export const Topics = {
 
 export type Topic = (typeof Topics)[keyof typeof Topics];
 
+/**
+ * Partitions of each topic when KAFKA_TOPIC_PARTITIONS does not say otherwise. One pet's events
+ * stay on one partition, in order; at most this many replicas of a service share a topic's events.
+ */
+export const DEFAULT_TOPIC_PARTITIONS = 12;
+
 /** The services that consume events, each with its own dead-letter topic. */
 export const CONSUMING_SERVICES = ['catalog', 'orders', 'inventory'] as const;
 

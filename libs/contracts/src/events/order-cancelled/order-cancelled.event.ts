@@ -10,12 +10,13 @@ export interface OrderCancelledPayload {
   previousStatus: 'placed' | 'approved';
 }
 
-/** orders → inventory: give back whatever was reserved for the order, if anything. */
 export const OrderCancelled = defineEvent<'OrderCancelled', OrderCancelledPayload>({
   type: 'OrderCancelled',
+  summary: 'An order was cancelled; whatever was reserved for it goes back to the free stock.',
   topic: Topics.ordersOrder,
   schemaVersion: 1,
-  key: (payload) => payload.petId,
+  key: '/petId',
+  example: { orderId: 41, petId: 7, quantity: 2, previousStatus: 'approved' },
   schema: {
     type: 'object',
     required: ['orderId', 'petId', 'quantity', 'previousStatus'],

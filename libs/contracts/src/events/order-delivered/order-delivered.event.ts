@@ -8,12 +8,13 @@ export interface OrderDeliveredPayload {
   quantity: number;
 }
 
-/** orders → inventory: the reservation is closed and the pet's status recomputed. */
 export const OrderDelivered = defineEvent<'OrderDelivered', OrderDeliveredPayload>({
   type: 'OrderDelivered',
+  summary: "An approved order was delivered: its reservation is closed and the pet's status recomputed.",
   topic: Topics.ordersOrder,
   schemaVersion: 1,
-  key: (payload) => payload.petId,
+  key: '/petId',
+  example: { orderId: 41, petId: 7, quantity: 2 },
   schema: {
     type: 'object',
     required: ['orderId', 'petId', 'quantity'],

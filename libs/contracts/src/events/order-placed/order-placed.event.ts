@@ -8,12 +8,13 @@ export interface OrderPlacedPayload {
   quantity: number;
 }
 
-/** orders → inventory: decide whether the stock can take the order. */
 export const OrderPlaced = defineEvent<'OrderPlaced', OrderPlacedPayload>({
   type: 'OrderPlaced',
+  summary: 'An order was placed; inventory decides whether the stock can take it.',
   topic: Topics.ordersOrder,
   schemaVersion: 1,
-  key: (payload) => payload.petId,
+  key: '/petId',
+  example: { orderId: 41, petId: 7, quantity: 2 },
   schema: {
     type: 'object',
     required: ['orderId', 'petId', 'quantity'],

@@ -23,12 +23,13 @@ export interface PetCreatedPayload {
   pet: PetView;
 }
 
-/** catalog → inventory: a pet exists; its inventory entry starts at quantity 0 with the pet's status. */
 export const PetCreated = defineEvent<'PetCreated', PetCreatedPayload>({
   type: 'PetCreated',
+  summary: "A pet exists; its inventory entry starts at quantity 0 with the pet's status.",
   topic: Topics.catalogPet,
   schemaVersion: 1,
-  key: (payload) => payload.pet.id,
+  key: '/pet/id',
+  example: { pet: { id: 7, name: 'Rex', categoryId: 2, status: 'available' } },
   schema: {
     type: 'object',
     required: ['pet'],

@@ -6,12 +6,13 @@ export interface PetDeletedPayload {
   petId: number;
 }
 
-/** catalog → inventory, orders: the pet is gone; its entry goes and its open orders are cancelled. */
 export const PetDeleted = defineEvent<'PetDeleted', PetDeletedPayload>({
   type: 'PetDeleted',
+  summary: 'The pet is gone; its entry goes and its open orders are cancelled.',
   topic: Topics.catalogPet,
   schemaVersion: 1,
-  key: (payload) => payload.petId,
+  key: '/petId',
+  example: { petId: 7 },
   schema: {
     type: 'object',
     required: ['petId'],

@@ -10,12 +10,13 @@ export interface PetStatusRecomputedPayload {
   quantity: number;
 }
 
-/** inventory → catalog: a stock change recomputed the pet's status; the catalog's pet takes it. */
 export const PetStatusRecomputed = defineEvent<'PetStatusRecomputed', PetStatusRecomputedPayload>({
   type: 'PetStatusRecomputed',
+  summary: "A stock change recomputed the pet's status; the catalog's pet takes it.",
   topic: Topics.inventoryPetStatus,
   schemaVersion: 1,
-  key: (payload) => payload.petId,
+  key: '/petId',
+  example: { petId: 7, status: 'pending', quantity: 0 },
   schema: {
     type: 'object',
     required: ['petId', 'status', 'quantity'],

@@ -9,12 +9,13 @@ export interface PetUpdatedPayload {
   previousStatus: PetStatus;
 }
 
-/** catalog → inventory: a client changed the pet; a changed status is mirrored onto the inventory entry. */
 export const PetUpdated = defineEvent<'PetUpdated', PetUpdatedPayload>({
   type: 'PetUpdated',
+  summary: 'A client changed the pet; a changed status is mirrored onto the inventory entry.',
   topic: Topics.catalogPet,
   schemaVersion: 1,
-  key: (payload) => payload.pet.id,
+  key: '/pet/id',
+  example: { pet: { id: 7, name: 'Rex', categoryId: 2, status: 'sold' }, previousStatus: 'available' },
   schema: {
     type: 'object',
     required: ['pet', 'previousStatus'],

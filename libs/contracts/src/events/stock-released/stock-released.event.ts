@@ -9,12 +9,13 @@ export interface StockReleasedPayload {
   quantity: number;
 }
 
-/** inventory → (observers): a cancelled approved order gave its units back. */
 export const StockReleased = defineEvent<'StockReleased', StockReleasedPayload>({
   type: 'StockReleased',
+  summary: 'A cancelled approved order gave its units back.',
   topic: Topics.inventoryStock,
   schemaVersion: 1,
-  key: (payload) => payload.petId,
+  key: '/petId',
+  example: { orderId: 41, petId: 7, quantity: 2 },
   schema: {
     type: 'object',
     required: ['orderId', 'petId', 'quantity'],

@@ -10,12 +10,13 @@ export interface StockReservedPayload {
   remaining: number;
 }
 
-/** inventory → orders: the order is approved. */
 export const StockReserved = defineEvent<'StockReserved', StockReservedPayload>({
   type: 'StockReserved',
+  summary: 'The order is approved: its units are taken from the free stock.',
   topic: Topics.inventoryStock,
   schemaVersion: 1,
-  key: (payload) => payload.petId,
+  key: '/petId',
+  example: { orderId: 41, petId: 7, quantity: 2, remaining: 3 },
   schema: {
     type: 'object',
     required: ['orderId', 'petId', 'quantity', 'remaining'],

@@ -1,0 +1,48 @@
+import { asyncApiDocument, DEFAULT_TOPIC_PARTITIONS, EVENT_SERVICES, type AsyncApiDocument } from '@petstore/contracts';
+import { handledEvents, MESSAGING_OPTIONS, MessagingService, type MessagingOptions } from '@petstore/messaging';
+import { startServiceForTest, testDatabaseUrl, uniqueNamespace, type RunningService } from '@petstore/testing';
+import { AppModule } from './app.module';
+import { inventoryConfigShape, type InventoryConfig } from './config';
+import { inventoryDatabaseOptions } from './mikro-orm.config';
+
+jest.setTimeout(60_000);
+
+describe('inventory and the events document', () => {
+  let inventory: RunningService<InventoryConfig>;
+
+  beforeAll(async () => {
+    inventory = await startServiceForTest(
+      {
+        configShape: inventoryConfigShape,
+        appModule: (config) => AppModule.forRoot(config),
+        databaseOptions: inventoryDatabaseOptions,
+        whenConsumerJoined: (app) => app.get(MessagingService).whenConsumerJoined(),
+      },
+      { namespace: uniqueNamespace('inventory-contract'), databaseUrl: testDatabaseUrl('inventory_contract') },
+    );
+  });
+
+  afterAll(async () => {
+    await inventory?.close();
+  });
+
+  it('serves its part on its HTTP port, listing the events its handlers consume', async () => {
+    const response = await fetch(`http://${inventory.config.host}:${inventory.config.httpPort}/asyncapi.json`);
+    const served = (await response.json()) as AsyncApiDocument;
+
+    expect(response.status).toBe(200);
+    expect(served).toEqual(
+      JSON.parse(JSON.stringify(asyncApiDocument({ partitions: DEFAULT_TOPIC_PARTITIONS, service: 'inventory' }))),
+    );
+    const handlers = inventory.app.get<MessagingOptions>(MESSAGING_OPTIONS).handlers ?? [];
+    const handled = handlers.flatMap((handler) => handledEvents(handler) ?? []).map((definition) => definition.type);
+    expect(handled.sort()).toEqual(EVENT_SERVICES.inventory.consumes.map((definition) => definition.type).sort());
+    expect(Object.keys(served.operations)).toEqual([
+      'inventoryConsumesCatalogPet',
+      'inventoryConsumesOrdersOrder',
+      'inventoryPublishesInventoryStock',
+      'inventoryPublishesInventoryPetStatus',
+      'inventorySendsDeadLetters',
+    ]);
+  });
+});

@@ -1,0 +1,2 @@
+export * from './asyncapi-document';
+export * from './asyncapi-markdown';

@@ -1,0 +1,48 @@
+import type { AnyEventDefinition } from './define-event';
+import { OrderCancelled } from './order-cancelled/order-cancelled.event';
+import { OrderDelivered } from './order-delivered/order-delivered.event';
+import { OrderPlaced } from './order-placed/order-placed.event';
+import { PetCreated } from './pet-created/pet-created.event';
+import { PetDeleted } from './pet-deleted/pet-deleted.event';
+import { PetStatusRecomputed } from './pet-status-recomputed/pet-status-recomputed.event';
+import { PetUpdated } from './pet-updated/pet-updated.event';
+import { StockReleased } from './stock-released/stock-released.event';
+import { StockReservationRejected } from './stock-reservation-rejected/stock-reservation-rejected.event';
+import { StockReserved } from './stock-reserved/stock-reserved.event';
+import { CONSUMING_SERVICES } from './topics';
+
+export type EventService = (typeof CONSUMING_SERVICES)[number];
+
+export interface EventParticipation {
+  /** Written to its outbox, in the transaction of the change the event reports. */
+  readonly publishes: readonly AnyEventDefinition[];
+  /** Handled by its consumer group (named after the service), idempotently. */
+  readonly consumes: readonly AnyEventDefinition[];
+}
+
+/**
+ * Who publishes and who consumes each event. Each service's tests check `consumes` against the
+ * handlers it registers, so this stays what the services do.
+ */
+export const EVENT_SERVICES: Readonly<Record<EventService, EventParticipation>> = Object.freeze({
+  catalog: {
+    publishes: [PetCreated, PetUpdated, PetDeleted],
+    consumes: [PetStatusRecomputed],
+  },
+  orders: {
+    publishes: [OrderPlaced, OrderCancelled, OrderDelivered],
+    consumes: [PetCreated, PetUpdated, PetDeleted, StockReserved, StockReservationRejected],
+  },
+  inventory: {
+    publishes: [StockReserved, StockReservationRejected, StockReleased, PetStatusRecomputed],
+    consumes: [PetCreated, PetUpdated, PetDeleted, OrderPlaced, OrderCancelled, OrderDelivered],
+  },
+});
+
+/**
+ * The order's decision: inventory answers every OrderPlaced with one of these two events, on
+ * `inventory.stock.v1`, keyed by the pet id. A consumer of decisions handles both:
+ * `@EventHandler(...OrderDecided)`.
+ */
+export const OrderDecided = [StockReserved, StockReservationRejected] as const;
+export type OrderDecidedDefinition = (typeof OrderDecided)[number];
