@@ -3,7 +3,13 @@ import { ModuleRef } from '@nestjs/core';
 import { MikroORM } from '@mikro-orm/postgresql';
 import { context, SpanKind, SpanStatusCode, trace, type Context, type Span } from '@opentelemetry/api';
 import { InvalidEventError, parseEnvelope, type AnyEventDefinition, type EventEnvelope } from '@petstore/contracts';
-import { EVENT_HEADERS, NonRetriableError, PUBLICATION_NUMBER_HEADERS, type ConsumedMessage } from '@petstore/kafka';
+import {
+  EVENT_HEADERS,
+  NonRetriableError,
+  PUBLICATION_NUMBER_HEADERS,
+  TRACE_HEADERS,
+  type ConsumedMessage,
+} from '@petstore/kafka';
 import { withLogContext } from '@petstore/observability';
 import { admit } from './consumer-positions';
 import { handledEvents, type EventHandlerOf } from './event-handler.decorator';
@@ -171,8 +177,8 @@ export class EventDispatcher {
   private startSpan(one: Parsed & { route: Route; envelope: EventEnvelope }): Accepted {
     const { message, envelope } = one;
     const parent = contextFromCarrier({
-      traceparent: message.headers['traceparent'],
-      tracestate: message.headers['tracestate'],
+      traceparent: message.headers[TRACE_HEADERS.traceparent],
+      tracestate: message.headers[TRACE_HEADERS.tracestate],
     });
     const span = messagingTracer.startSpan(
       `process ${message.topic}`,

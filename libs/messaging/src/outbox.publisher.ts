@@ -3,6 +3,7 @@ import { serializeEnvelope } from '@petstore/contracts';
 import {
   EVENT_HEADERS,
   PUBLICATION_NUMBER_HEADERS,
+  TRACE_HEADERS,
   createIdempotentProducer,
   sendAll,
   type TopicMessages,
@@ -67,8 +68,8 @@ export class OutboxPublisher {
       const carrier = span.isRecording()
         ? traceCarrierOf(trace.setSpan(ROOT_CONTEXT, span))
         : { traceparent: row.traceparent, tracestate: row.tracestate };
-      if (carrier.traceparent) headers['traceparent'] = carrier.traceparent;
-      if (carrier.tracestate) headers['tracestate'] = carrier.tracestate;
+      if (carrier.traceparent) headers[TRACE_HEADERS.traceparent] = carrier.traceparent;
+      if (carrier.tracestate) headers[TRACE_HEADERS.tracestate] = carrier.tracestate;
       entry.messages.push({ key: row.key, value: serializeEnvelope(row.envelope), headers });
     }
     try {

@@ -2,6 +2,7 @@
  * The Kafka headers of the contract. The outbox relay (libs/messaging) sets the event headers on
  * every event it publishes; a consumer (libs/kafka) that gives up on a message copies it, with its
  * headers, to its dead-letter topic and adds the dead-letter headers. Values are UTF-8 strings.
+ * The names are written here only: libs/kafka keys them for the code that sets and reads them.
  */
 export interface HeaderContract {
   readonly name: string;
