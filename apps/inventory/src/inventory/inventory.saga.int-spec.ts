@@ -268,7 +268,10 @@ describe('inventory', () => {
 
       const orderId = nextOrderId++;
       await publisher.publish(OrderPlaced.create({ orderId, petId: a, quantity: 1 }, { producer: 'orders' }));
-      expect((await decisionOf(orderId)).payload).toEqual({ orderId, petId: a, reason: 'UNKNOWN_PET' });
+      const decision = await decisionOf(orderId);
+      // Version 2 of the rejection names the units the order asked for, as StockReserved does.
+      expect(decision).toMatchObject({ type: 'StockReservationRejected', schemaVersion: 2 });
+      expect(decision.payload).toEqual({ orderId, petId: a, quantity: 1, reason: 'UNKNOWN_PET' });
     });
   });
 

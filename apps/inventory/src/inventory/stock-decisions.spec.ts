@@ -37,7 +37,7 @@ describe('StockDecisions over a loaded batch', () => {
     decisions.placed(placed(12, 1, 1), meta);
     expect(decisions.takeDecided().map(({ event }) => [event.type, event.payload])).toEqual([
       ['StockReserved', { orderId: 10, petId: 1, quantity: 2, remaining: 1 }],
-      ['StockReservationRejected', { orderId: 11, petId: 1, reason: 'INSUFFICIENT_STOCK' }],
+      ['StockReservationRejected', { orderId: 11, petId: 1, quantity: 2, reason: 'INSUFFICIENT_STOCK' }],
       ['StockReserved', { orderId: 12, petId: 1, quantity: 1, remaining: 0 }],
     ]);
     expect(decisions.entry(1)).toMatchObject({ quantity: 0, status: 'pending' });

@@ -101,7 +101,7 @@ export class StockDecisions {
       this.decide(StockReserved.create({ orderId, petId, quantity, remaining: decision.remaining }, meta), trace);
     } else {
       this.addReservation({ orderId, petId, quantity, state: 'rejected', reason: decision.reason });
-      this.decide(StockReservationRejected.create({ orderId, petId, reason: decision.reason }, meta), trace);
+      this.decide(StockReservationRejected.create({ orderId, petId, quantity, reason: decision.reason }, meta), trace);
     }
   }
 

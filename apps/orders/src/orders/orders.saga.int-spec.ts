@@ -183,7 +183,7 @@ describe('order saga', () => {
 
       const { order } = await place(petId, 1);
       const decision = await decisionOf(order.id);
-      expect(decision.payload).toEqual({ orderId: order.id, petId, reason: 'PET_NOT_AVAILABLE' });
+      expect(decision.payload).toEqual({ orderId: order.id, petId, quantity: 1, reason: 'PET_NOT_AVAILABLE' });
       expect(await orderBecomes(order.id, 'rejected')).toEqual({
         id: order.id,
         petId,
@@ -200,7 +200,7 @@ describe('order saga', () => {
     it('is refused when the stock is short', async () => {
       const petId = await seedPet('available', 1);
       const { order } = await place(petId, 2);
-      expect((await decisionOf(order.id)).payload).toEqual({ orderId: order.id, petId, reason: 'INSUFFICIENT_STOCK' });
+      expect((await decisionOf(order.id)).payload).toEqual({ orderId: order.id, petId, quantity: 2, reason: 'INSUFFICIENT_STOCK' });
       expect(await orderBecomes(order.id, 'rejected')).toMatchObject({ rejectionReason: 'INSUFFICIENT_STOCK' });
       expect(await item(petId)).toEqual({ petId, quantity: 1, status: 'available' });
     });
@@ -210,7 +210,7 @@ describe('order saga', () => {
       const petId = nextPetId++;
       await orders.sql('insert into known_pet (pet_id, deleted) values (?, false)', [petId]);
       const { order } = await place(petId, 1);
-      expect((await decisionOf(order.id)).payload).toEqual({ orderId: order.id, petId, reason: 'UNKNOWN_PET' });
+      expect((await decisionOf(order.id)).payload).toEqual({ orderId: order.id, petId, quantity: 1, reason: 'UNKNOWN_PET' });
       expect(await orderBecomes(order.id, 'rejected')).toMatchObject({ rejectionReason: 'UNKNOWN_PET' });
       expect(await inventory.refusal(InventoryPatterns.getInventoryItem, { petId: String(petId) })).toMatchObject({
         status: 404,
