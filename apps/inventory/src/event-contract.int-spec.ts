@@ -1,9 +1,8 @@
 import { asyncApiDocument, DEFAULT_TOPIC_PARTITIONS, EVENT_SERVICES, type AsyncApiDocument } from '@petstore/contracts';
-import { handledEvents, MESSAGING_OPTIONS, MessagingService, type MessagingOptions } from '@petstore/messaging';
+import { handledEvents, MESSAGING_OPTIONS, type MessagingOptions } from '@petstore/messaging';
 import { startServiceForTest, testDatabaseUrl, uniqueNamespace, type RunningService } from '@petstore/testing';
-import { AppModule } from './app.module';
-import { inventoryConfigShape, type InventoryConfig } from './config';
-import { inventoryDatabaseOptions } from './mikro-orm.config';
+import type { InventoryConfig } from './config';
+import { inventoryRecipe } from './testing/inventory-recipe';
 
 jest.setTimeout(60_000);
 
@@ -11,15 +10,10 @@ describe('inventory and the events document', () => {
   let inventory: RunningService<InventoryConfig>;
 
   beforeAll(async () => {
-    inventory = await startServiceForTest(
-      {
-        configShape: inventoryConfigShape,
-        appModule: (config) => AppModule.forRoot(config),
-        databaseOptions: inventoryDatabaseOptions,
-        whenConsumerJoined: (app) => app.get(MessagingService).whenConsumerJoined(),
-      },
-      { namespace: uniqueNamespace('inventory-contract'), databaseUrl: testDatabaseUrl('inventory_contract') },
-    );
+    inventory = await startServiceForTest(inventoryRecipe, {
+      namespace: uniqueNamespace('inventory-contract'),
+      databaseUrl: testDatabaseUrl('inventory_contract'),
+    });
   });
 
   afterAll(async () => {

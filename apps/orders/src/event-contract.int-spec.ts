@@ -17,7 +17,7 @@ import {
   type Order,
   type PlaceOrderResult,
 } from '@petstore/contracts';
-import { handledEvents, MESSAGING_OPTIONS, MessagingService, type MessagingOptions } from '@petstore/messaging';
+import { handledEvents, MESSAGING_OPTIONS, type MessagingOptions } from '@petstore/messaging';
 import {
   eventually,
   EventProbe,
@@ -27,20 +27,11 @@ import {
   uniqueNamespace,
   type ProbedMessage,
   type RunningService,
-  type ServiceRecipe,
 } from '@petstore/testing';
-import { AppModule } from './app.module';
-import { ordersConfigShape, type OrdersConfig } from './config';
-import { ordersDatabaseOptions } from './mikro-orm.config';
+import type { OrdersConfig } from './config';
+import { ordersRecipe } from './testing/orders-recipe';
 
 jest.setTimeout(60_000);
-
-const ordersRecipe: ServiceRecipe<OrdersConfig> = {
-  configShape: ordersConfigShape,
-  appModule: (config) => AppModule.forRoot(config),
-  databaseOptions: ordersDatabaseOptions,
-  whenConsumerJoined: (app) => app.get(MessagingService).whenConsumerJoined(),
-};
 
 /**
  * Orders against the published events document: what it serves at GET /asyncapi.json, what it

@@ -27,20 +27,11 @@ import {
   testKafkaBrokers,
   uniqueNamespace,
   type RunningService,
-  type ServiceRecipe,
 } from '@petstore/testing';
-import { AppModule } from '../app.module';
-import { inventoryConfigShape, INVENTORY_PRODUCER, type InventoryConfig } from '../config';
-import { inventoryDatabaseOptions } from '../mikro-orm.config';
+import { INVENTORY_PRODUCER, type InventoryConfig } from '../config';
+import { inventoryRecipe } from '../testing/inventory-recipe';
 
 jest.setTimeout(60_000);
-
-const inventoryRecipe: ServiceRecipe<InventoryConfig> = {
-  configShape: inventoryConfigShape,
-  appModule: (config) => AppModule.forRoot(config),
-  databaseOptions: inventoryDatabaseOptions,
-  whenConsumerJoined: (app) => app.get(MessagingService).whenConsumerJoined(),
-};
 
 /**
  * Inventory's side of the saga: stock, status and reservations under redelivery and a

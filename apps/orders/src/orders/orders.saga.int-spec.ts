@@ -23,7 +23,6 @@ import {
   type AwaitOrderResult,
   type PlaceOrderResult,
 } from '@petstore/contracts';
-import { MessagingService } from '@petstore/messaging';
 import {
   eventually,
   EventProbe,
@@ -34,21 +33,12 @@ import {
   uniqueNamespace,
   type BuiltService,
   type RunningService,
-  type ServiceRecipe,
 } from '@petstore/testing';
 import { Client } from 'pg';
-import { AppModule } from '../app.module';
-import { ordersConfigShape, type OrdersConfig } from '../config';
-import { ordersDatabaseOptions } from '../mikro-orm.config';
+import type { OrdersConfig } from '../config';
+import { ordersRecipe } from '../testing/orders-recipe';
 
 jest.setTimeout(60_000);
-
-const ordersRecipe: ServiceRecipe<OrdersConfig> = {
-  configShape: ordersConfigShape,
-  appModule: (config) => AppModule.forRoot(config),
-  databaseOptions: ordersDatabaseOptions,
-  whenConsumerJoined: (app) => app.get(MessagingService).whenConsumerJoined(),
-};
 
 /**
  * The order saga end to end across orders, inventory and the catalog, each with its own
