@@ -6,3 +6,4 @@ export * from './database-unavailable';
 export * from './prepared-statement';
 export * from './listening-session';
 export * from './schema-drift';
+export * from './timestamp-properties';

@@ -1,5 +1,6 @@
 import { BigIntType, Check, Entity, Enum, Index, ManyToOne, OptionalProps, PrimaryKey, Property } from '@mikro-orm/core';
 import { PET_STATUSES, type PetStatus } from '@petstore/contracts';
+import { CreatedAtProperty, UpdatedAtProperty } from '@petstore/database';
 import { Category } from '../categories/category.entity';
 
 /** Mirrors the migrations (constraint names included), so that a schema diff against the database finds nothing. */
@@ -28,15 +29,9 @@ export class Pet {
   @Enum({ items: [...PET_STATUSES], type: 'text', columnType: 'text' })
   status: PetStatus = 'available';
 
-  @Property({ type: 'datetime', columnType: 'timestamptz', fieldName: 'created_at', defaultRaw: 'now()' })
+  @CreatedAtProperty()
   createdAt: Date = new Date();
 
-  @Property({
-    type: 'datetime',
-    columnType: 'timestamptz',
-    fieldName: 'updated_at',
-    defaultRaw: 'now()',
-    onUpdate: () => new Date(),
-  })
+  @UpdatedAtProperty()
   updatedAt: Date = new Date();
 }

@@ -1,5 +1,6 @@
 import { BigIntType, Check, Entity, Enum, OptionalProps, PrimaryKey, PrimaryKeyProp, Property } from '@mikro-orm/core';
 import { PET_STATUSES, type PetStatus } from '@petstore/contracts';
+import { UpdatedAtProperty } from '@petstore/database';
 
 /**
  * One pet's free stock and status. A deleted pet's entry stays as a tombstone, so that
@@ -33,12 +34,6 @@ export class InventoryEntry {
   @Property({ type: 'datetime', columnType: 'timestamptz', fieldName: 'stock_changed_at', nullable: true })
   stockChangedAt: Date | null = null;
 
-  @Property({
-    type: 'datetime',
-    columnType: 'timestamptz',
-    fieldName: 'updated_at',
-    defaultRaw: 'now()',
-    onUpdate: () => new Date(),
-  })
+  @UpdatedAtProperty()
   updatedAt: Date = new Date();
 }

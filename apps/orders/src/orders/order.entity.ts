@@ -6,6 +6,7 @@ import {
   type OrderStatus,
   type RejectionReason,
 } from '@petstore/contracts';
+import { CreatedAtProperty, UpdatedAtProperty } from '@petstore/database';
 
 /** Mirrors the migrations (constraint names included), so that a schema diff against the database finds nothing. */
 @Entity({ tableName: 'store_order' })
@@ -40,15 +41,9 @@ export class Order {
   @Enum({ items: [...REJECTION_REASONS], type: 'text', columnType: 'text', fieldName: 'rejection_reason', nullable: true })
   rejectionReason: RejectionReason | null = null;
 
-  @Property({ type: 'datetime', columnType: 'timestamptz', fieldName: 'created_at', defaultRaw: 'now()' })
+  @CreatedAtProperty()
   createdAt: Date = new Date();
 
-  @Property({
-    type: 'datetime',
-    columnType: 'timestamptz',
-    fieldName: 'updated_at',
-    defaultRaw: 'now()',
-    onUpdate: () => new Date(),
-  })
+  @UpdatedAtProperty()
   updatedAt: Date = new Date();
 }
