@@ -213,23 +213,17 @@ export class StockDecisions {
 
   /** Reservations changed since the last call; from now on they count as written. */
   takeChangedReservations(): Reservation[] {
-    const changed = [...this.reservations.values()].filter((r): r is Reservation => r !== null && r.changed);
-    return changed.map((reservation) => {
-      const taken = { ...reservation };
+    return takeChanged(this.reservations, (reservation) => {
       reservation.stored = true;
       reservation.changed = false;
-      return taken;
     });
   }
 
   /** Entries changed since the last call; from now on they count as written. */
   takeChangedEntries(): Entry[] {
-    const changed = [...this.entries.values()].filter((e): e is Entry => e !== null && e.changed);
-    return changed.map((entry) => {
-      const taken = { ...entry };
+    return takeChanged(this.entries, (entry) => {
       entry.changed = false;
       entry.stockChanged = false;
-      return taken;
     });
   }
 
@@ -265,4 +259,14 @@ export class StockDecisions {
   private decide(event: EventEnvelope, trace?: TraceCarrier): void {
     this.decided.push({ event, trace });
   }
+}
+
+/** Copies of the changed values as they are now (what the store writes); `written` then marks each original as written. */
+function takeChanged<T extends { changed: boolean }>(values: Map<number, T | null>, written: (value: T) => void): T[] {
+  const changed = [...values.values()].filter((value): value is T => value !== null && value.changed);
+  return changed.map((value) => {
+    const taken = { ...value };
+    written(value);
+    return taken;
+  });
 }
