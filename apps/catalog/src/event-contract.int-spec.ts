@@ -1,6 +1,6 @@
-import { asyncApiDocument, DEFAULT_TOPIC_PARTITIONS, EVENT_SERVICES, type AsyncApiDocument } from '@petstore/contracts';
+import { EVENT_SERVICES } from '@petstore/contracts';
 import { handledEvents, MESSAGING_OPTIONS, type MessagingOptions } from '@petstore/messaging';
-import { uniqueNamespace } from '@petstore/testing';
+import { servedEventsDocument, uniqueNamespace } from '@petstore/testing';
 import { startCatalog, type CatalogTestApp } from './testing/catalog-test-app';
 
 describe('catalog and the events document', () => {
@@ -15,11 +15,10 @@ describe('catalog and the events document', () => {
   });
 
   it('serves its part on its HTTP port, listing the events its handlers consume', async () => {
-    const response = await fetch(`http://${catalog.config.host}:${catalog.config.httpPort}/asyncapi.json`);
-    const served = (await response.json()) as AsyncApiDocument;
+    const { status, served, contract } = await servedEventsDocument(catalog, 'catalog');
 
-    expect(response.status).toBe(200);
-    expect(served).toEqual(JSON.parse(JSON.stringify(asyncApiDocument({ partitions: DEFAULT_TOPIC_PARTITIONS, service: 'catalog' }))));
+    expect(status).toBe(200);
+    expect(served).toEqual(contract);
     const handlers = catalog.app.get<MessagingOptions>(MESSAGING_OPTIONS).handlers ?? [];
     const handled = handlers.flatMap((handler) => handledEvents(handler) ?? []).map((definition) => definition.type);
     expect(handled.sort()).toEqual(EVENT_SERVICES.catalog.consumes.map((definition) => definition.type).sort());

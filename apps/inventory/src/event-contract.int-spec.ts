@@ -1,6 +1,12 @@
-import { asyncApiDocument, DEFAULT_TOPIC_PARTITIONS, EVENT_SERVICES, type AsyncApiDocument } from '@petstore/contracts';
+import { EVENT_SERVICES } from '@petstore/contracts';
 import { handledEvents, MESSAGING_OPTIONS, type MessagingOptions } from '@petstore/messaging';
-import { startServiceForTest, testDatabaseUrl, uniqueNamespace, type RunningService } from '@petstore/testing';
+import {
+  servedEventsDocument,
+  startServiceForTest,
+  testDatabaseUrl,
+  uniqueNamespace,
+  type RunningService,
+} from '@petstore/testing';
 import type { InventoryConfig } from './config';
 import { inventoryRecipe } from './testing/inventory-recipe';
 
@@ -21,13 +27,10 @@ describe('inventory and the events document', () => {
   });
 
   it('serves its part on its HTTP port, listing the events its handlers consume', async () => {
-    const response = await fetch(`http://${inventory.config.host}:${inventory.config.httpPort}/asyncapi.json`);
-    const served = (await response.json()) as AsyncApiDocument;
+    const { status, served, contract } = await servedEventsDocument(inventory, 'inventory');
 
-    expect(response.status).toBe(200);
-    expect(served).toEqual(
-      JSON.parse(JSON.stringify(asyncApiDocument({ partitions: DEFAULT_TOPIC_PARTITIONS, service: 'inventory' }))),
-    );
+    expect(status).toBe(200);
+    expect(served).toEqual(contract);
     const handlers = inventory.app.get<MessagingOptions>(MESSAGING_OPTIONS).handlers ?? [];
     const handled = handlers.flatMap((handler) => handledEvents(handler) ?? []).map((definition) => definition.type);
     expect(handled.sort()).toEqual(EVENT_SERVICES.inventory.consumes.map((definition) => definition.type).sort());

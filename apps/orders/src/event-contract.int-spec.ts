@@ -11,7 +11,6 @@ import {
   StockReservationRejected,
   StockReserved,
   Topics,
-  type AsyncApiDocument,
   type AsyncApiMessage,
   type EventEnvelope,
   type Order,
@@ -22,6 +21,7 @@ import {
   eventually,
   EventProbe,
   EventPublisher,
+  servedEventsDocument,
   startServiceForTest,
   testDatabaseUrl,
   uniqueNamespace,
@@ -94,11 +94,10 @@ describe('orders and the events contract', () => {
   }
 
   it('serves its part of the events document on its HTTP port, with the events its handlers consume', async () => {
-    const response = await fetch(`http://${orders.config.host}:${orders.config.httpPort}/asyncapi.json`);
-    const served = (await response.json()) as AsyncApiDocument;
+    const { status, served, contract } = await servedEventsDocument(orders, 'orders');
 
-    expect(response.status).toBe(200);
-    expect(served).toEqual(JSON.parse(JSON.stringify(asyncApiDocument({ partitions: DEFAULT_TOPIC_PARTITIONS, service: 'orders' }))));
+    expect(status).toBe(200);
+    expect(served).toEqual(contract);
 
     const handlers = orders.app.get<MessagingOptions>(MESSAGING_OPTIONS).handlers ?? [];
     const handled = handlers.flatMap((handler) => handledEvents(handler) ?? []).map((definition) => definition.type);

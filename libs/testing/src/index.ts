@@ -2,6 +2,7 @@ export * from './built-service';
 export * from './event-probe';
 export * from './event-publisher';
 export * from './eventually';
+export * from './events-document';
 export * from './free-port';
 export * from './rpc-test-client';
 export * from './service-under-test';
