@@ -1,3 +1,4 @@
+import { DEAD_LETTER_ERROR_MAX_LENGTH } from '@petstore/contracts';
 import type { Kafka, Producer } from 'kafkajs';
 import type { OneMessage } from './consumed-message';
 import { DEAD_LETTER_HEADERS } from './headers';
@@ -42,7 +43,7 @@ export class DeadLetterProducer {
             [DEAD_LETTER_HEADERS.offset]: message.offset,
             [DEAD_LETTER_HEADERS.group]: this.groupId,
             [DEAD_LETTER_HEADERS.attempts]: String(attempts),
-            [DEAD_LETTER_HEADERS.error]: reason.message.slice(0, 2000),
+            [DEAD_LETTER_HEADERS.error]: reason.message.slice(0, DEAD_LETTER_ERROR_MAX_LENGTH),
             [DEAD_LETTER_HEADERS.errorName]: reason.name,
             [DEAD_LETTER_HEADERS.failedAt]: new Date().toISOString(),
           },

@@ -2,7 +2,13 @@ import { Inject, Injectable, Logger, type Type } from '@nestjs/common';
 import { ModuleRef } from '@nestjs/core';
 import { MikroORM } from '@mikro-orm/postgresql';
 import { context, SpanKind, SpanStatusCode, trace, type Context, type Span } from '@opentelemetry/api';
-import { InvalidEventError, parseEnvelope, type AnyEventDefinition, type EventEnvelope } from '@petstore/contracts';
+import {
+  EventHeaders,
+  InvalidEventError,
+  parseEnvelope,
+  type AnyEventDefinition,
+  type EventEnvelope,
+} from '@petstore/contracts';
 import {
   EVENT_HEADERS,
   NonRetriableError,
@@ -17,6 +23,9 @@ import { MessagingKafka } from './messaging-kafka';
 import { consumerBatchSeconds, consumerEvents } from './messaging.metrics';
 import { MESSAGING_OPTIONS, type MessagingOptions } from './messaging.options';
 import { contextFromCarrier, messagingTracer, withCauseContexts } from './trace-context';
+
+/** A publication number as the contract writes it; one that is not is treated as absent. */
+const PUBLICATION_SEQ = new RegExp(EventHeaders.publicationSeq.pattern);
 
 type AnyHandler = EventHandlerOf<AnyEventDefinition>;
 
@@ -151,7 +160,7 @@ export class EventDispatcher {
   private parse(message: ConsumedMessage): Parsed {
     const source = message.headers[PUBLICATION_NUMBER_HEADERS.source];
     const seqHeader = message.headers[PUBLICATION_NUMBER_HEADERS.seq];
-    const seq = seqHeader !== undefined && /^\d{1,15}$/.test(seqHeader) ? Number(seqHeader) : undefined;
+    const seq = seqHeader !== undefined && PUBLICATION_SEQ.test(seqHeader) ? Number(seqHeader) : undefined;
     const numbered = source !== undefined && seq !== undefined ? { source, seq } : {};
     const typeHeader = message.headers[EVENT_HEADERS.type];
     // Topics carry several event types; the ones this service does not handle are not its business.

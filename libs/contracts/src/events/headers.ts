@@ -48,6 +48,9 @@ export const EventHeaders = {
   tracestate: { name: 'tracestate', description: `W3C trace state (${W3C_TRACE}), when the trace has one.`, always: false },
 } as const satisfies Record<string, HeaderContract>;
 
+/** How much of the last error's message a dead-letter copy keeps. */
+export const DEAD_LETTER_ERROR_MAX_LENGTH = 2000;
+
 /** Added to a message copied to a dead-letter topic, next to its original headers. */
 export const DeadLetterHeaders = {
   topic: { name: 'dead-letter-original-topic', description: 'The topic the message was read from (namespaced).', always: true },
@@ -69,7 +72,11 @@ export const DeadLetterHeaders = {
     always: true,
     pattern: '^[0-9]+$',
   },
-  error: { name: 'dead-letter-error', description: 'The last error\'s message (at most 2000 characters).', always: true },
+  error: {
+    name: 'dead-letter-error',
+    description: `The last error's message (at most ${DEAD_LETTER_ERROR_MAX_LENGTH} characters).`,
+    always: true,
+  },
   errorName: {
     name: 'dead-letter-error-name',
     description: 'The last error\'s name; `NonRetriableError` for a message that is not a valid event of the contract.',
