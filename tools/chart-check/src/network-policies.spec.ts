@@ -106,6 +106,22 @@ describe.each(valueSetNames)('the network policies of the %s values', (valueSet)
   });
 });
 
+describe('with tracing on', () => {
+  it('lets every workload reach the collector\'s port, and only that more', () => {
+    const objects = render('production', 'tracing.otlpEndpoint=http://otel-collector.observability:4318');
+    const policies = objects.filter((object) => object.kind === 'NetworkPolicy');
+    const pods = chartPods(objects);
+    const collector: Endpoint = { name: 'collector', namespace: 'observability', labels: { app: 'otel-collector' }, ip: '10.60.0.5' };
+    const around = [...outside(`${RELEASE}-kafka`), collector];
+    const subjects = new Set(pods.map((pod) => pod.name));
+    const withTracing = admittedFlows(policies, [...pods, ...around], subjects, [...PORTS, { port: 4318, protocol: 'TCP' }], NAMESPACE);
+    const expected = expectedFlows('production', around.map((endpoint) => endpoint.name));
+    for (const pod of ['gateway', ...SERVICES]) for (const endpoint of around) expected.add(`${pod} -> ${endpoint.name}:4318/TCP`);
+    expect([...withTracing].filter((flow) => !expected.has(flow)).sort()).toEqual([]);
+    expect([...expected].filter((flow) => !withTracing.has(flow)).sort()).toEqual([]);
+  });
+});
+
 describe('without network policies', () => {
   it('renders none when networkPolicy.enabled is false', () => {
     expect(render('defaults', 'networkPolicy.enabled=false').filter((object) => object.kind === 'NetworkPolicy')).toEqual([]);
