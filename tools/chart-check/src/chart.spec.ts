@@ -7,12 +7,14 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { parse } from 'yaml';
+import { allTopics } from '@petstore/contracts';
 import { CRD_FILES, crdDir, validate } from './kube-validate';
 import { lint, ofKind, render, renderError, root, valueSetNames, type K8sObject, type ValueSet } from './render';
 
 const WORKLOADS = ['gateway', 'catalog', 'orders', 'inventory'];
 const SERVICES = ['catalog', 'orders', 'inventory'];
-const TOPICS = ['catalog.pet.v1', 'orders.order.v1', 'inventory.stock.v1', 'inventory.pet-status.v1', 'catalog.dead-letter.v1', 'orders.dead-letter.v1', 'inventory.dead-letter.v1'];
+/** Every topic the services provision: the chart must create each as a KafkaTopic. */
+const TOPICS = allTopics();
 
 const component = (object: K8sObject) => object.metadata.labels?.['app.kubernetes.io/component'];
 const podLabels = (deployment: K8sObject): Record<string, string> => deployment.spec.template.metadata.labels;
