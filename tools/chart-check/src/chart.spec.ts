@@ -8,7 +8,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { parse } from 'yaml';
 import { allTopics } from '@petstore/contracts';
-import { CRD_FILES, crdDir, validate } from './kube-validate';
+import { CRD_FILES, crdDir, unknownFields, validate } from './kube-validate';
 import { lint, ofKind, render, renderError, root, valueSetNames, type K8sObject, type ValueSet } from './render';
 
 const WORKLOADS = ['gateway', 'catalog', 'orders', 'inventory'];
@@ -39,6 +39,10 @@ describe.each(valueSetNames)('the chart with the %s values', (valueSet: ValueSet
   it('renders only objects the Kubernetes API (or the CRD of their kind) accepts', () => {
     expect(objects.length).toBeGreaterThan(20);
     expect(objects.flatMap(validate)).toEqual([]);
+  });
+
+  it('sets no field the Kubernetes API does not define', () => {
+    expect(unknownFields(objects)).toEqual([]);
   });
 
   it('renders a Deployment, Service, ServiceAccount and ConfigMap for every workload', () => {
@@ -230,6 +234,12 @@ describe('the validators themselves', () => {
     const broken = structuredClone(deployment);
     broken.spec.template.spec.containers[0].ports[0].containerPort = 'three thousand';
     expect(validate(broken).join('\n')).toMatch(/containerPort must be integer/);
+  });
+
+  it('name a field the Kubernetes API does not define', () => {
+    const broken = structuredClone(deployment);
+    broken.spec.template.spec.containers[0].livenessProbe.httpGet.paht = '/health/live';
+    expect(unknownFields([broken]).join('\n')).toMatch(/Deployment shop-\w+: .*'"paht"' does not exist/);
   });
 
   it('refuse a custom resource with a field its CRD does not define, or a wrong type', () => {

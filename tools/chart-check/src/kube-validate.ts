@@ -6,8 +6,9 @@
 import Ajv, { type ValidateFunction } from 'ajv';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import * as ts from 'typescript';
 import { parse } from 'yaml';
-import type { K8sObject } from './render';
+import { root, type K8sObject } from './render';
 
 export const crdDir = path.join(__dirname, '../crds');
 export const CRD_FILES = [
@@ -83,5 +84,36 @@ export function validate(object: K8sObject): string[] {
     return [];
   } catch (error) {
     return [`${where}: ${(error as Error).message}`];
+  }
+}
+
+/**
+ * Fields the API does not define. The API server drops them (or refuses them under strict field
+ * validation), so a misspelt field would silently do nothing. kubernetes-models' validators allow
+ * unknown fields, but its typings list every field: each object becomes an object literal of its
+ * kind's interface, and the TypeScript compiler's excess-property check names any field too many.
+ */
+export function unknownFields(objects: K8sObject[]): string[] {
+  crdValidators ??= loadCrdValidators();
+  const builtIn = objects.filter((object) => !crdValidators?.has(`${object.apiVersion} ${object.kind}`));
+  const dir = path.join(root, 'tmp/chart-check');
+  fs.mkdirSync(dir, { recursive: true });
+  const file = path.join(dir, `rendered-${process.pid}-${Date.now()}.ts`);
+  // Line i + 1 holds object i, so a diagnostic's line names the object.
+  const source = [
+    '// Rendered objects, typed by their kind (tools/chart-check).',
+    ...builtIn.map((object, index) => `export const o${index}: import('kubernetes-models/${object.apiVersion}/${object.kind}').I${object.kind} = ${JSON.stringify(object)};`),
+  ].join('\n');
+  fs.writeFileSync(file, source);
+  try {
+    const program = ts.createProgram([file], { strict: true, noEmit: true, skipLibCheck: true, types: [], module: ts.ModuleKind.CommonJS, moduleResolution: ts.ModuleResolutionKind.Node10, target: ts.ScriptTarget.ES2022 });
+    return ts.getPreEmitDiagnostics(program).map((diagnostic) => {
+      const line = diagnostic.file && diagnostic.start !== undefined ? diagnostic.file.getLineAndCharacterOfPosition(diagnostic.start).line : 0;
+      const object = builtIn[line - 1];
+      const where = object ? `${object.kind} ${object.metadata?.name}` : 'rendered objects';
+      return `${where}: ${ts.flattenDiagnosticMessageText(diagnostic.messageText, ' ')}`;
+    });
+  } finally {
+    fs.rmSync(file, { force: true });
   }
 }
