@@ -5,8 +5,10 @@ import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import stack from './lib/stack.cjs';
+import testTools from './lib/test-tools.cjs';
 
 const { ROOT, ensurePostgres, ensureKafka } = stack;
+const { ensureDebianTools, chartTools } = testTools;
 const summaryDir = path.join(ROOT, 'tmp/test-summary');
 const nxEnv = { ...process.env, NX_DAEMON: 'false', NX_NO_CLOUD: 'true', NX_TUI: 'false', JEST_SUMMARY_DIR: summaryDir };
 
@@ -53,6 +55,9 @@ function printSummary() {
 try {
   await ensurePostgres();
   ensureKafka();
+  // The command-line tools some tests run (promtool, Compose, helm, kubectl), installed on first use.
+  ensureDebianTools();
+  chartTools();
 } catch (error) {
   console.error(error.message);
   process.exit(1);

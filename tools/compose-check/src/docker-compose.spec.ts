@@ -25,6 +25,8 @@ interface Healthcheck {
 
 interface Service {
   image?: string;
+  container_name?: string;
+  stop_grace_period?: string;
   build?: string | { context?: string; dockerfile?: string; args?: Record<string, string> };
   command?: string | string[];
   entrypoint?: string | string[];
@@ -76,13 +78,18 @@ const RPC_PORTS: Record<string, string> = { catalog: '4001', orders: '4002', inv
 const START_ORDER: Record<string, string[]> = {
   postgres: [],
   kafka: [],
+  'kafka-2': [],
+  'kafka-3': [],
+  nats: [],
+  redis: [],
   'catalog-migrate': ['postgres'],
   'orders-migrate': ['postgres'],
   'inventory-migrate': ['postgres'],
   catalog: ['catalog-migrate', 'kafka'],
   orders: ['kafka', 'orders-migrate'],
   inventory: ['inventory-migrate', 'kafka'],
-  gateway: ['catalog', 'inventory', 'orders'],
+  gateway: ['catalog', 'inventory', 'orders', 'redis'],
+  haproxy: ['gateway'],
   prometheus: [],
   jaeger: [],
   grafana: ['jaeger', 'prometheus'],
@@ -92,6 +99,9 @@ const START_ORDER: Record<string, string[]> = {
 const IMAGE_VOLUMES: Record<string, string[]> = {
   postgres: ['/var/lib/postgresql/data'],
   kafka: ['/etc/kafka/secrets', '/var/lib/kafka/data', '/mnt/shared/config'],
+  'kafka-2': ['/etc/kafka/secrets', '/var/lib/kafka/data', '/mnt/shared/config'],
+  'kafka-3': ['/etc/kafka/secrets', '/var/lib/kafka/data', '/mnt/shared/config'],
+  redis: ['/data'],
   prometheus: ['/prometheus'],
   jaeger: ['/tmp'],
   grafana: ['/var/lib/grafana'],
@@ -99,6 +109,10 @@ const IMAGE_VOLUMES: Record<string, string[]> = {
 
 /** Started only with `--profile observability`. */
 const OBSERVABILITY_SERVICES = ['grafana', 'jaeger', 'prometheus'];
+/** Started only with `--profile kafka-cluster`: the second and third brokers. */
+const CLUSTER_BROKERS = ['kafka-2', 'kafka-3'];
+/** The official nats image holds the server binary alone: nothing in it can probe the server. */
+const UNPROBED = ['nats'];
 
 function environment(service: Service | undefined): Record<string, string> {
   const raw = service?.environment ?? {};
@@ -138,26 +152,30 @@ describe('docker-compose.yml', () => {
     expect(composeDocument.warnings.map((warning) => warning.message)).toEqual([]);
   });
 
-  it('defines the stack: PostgreSQL, Kafka, the four services and the migrate step of each one with a database', () => {
+  it('defines the stack: PostgreSQL, Kafka, NATS, Redis, HAProxy, the four services and the migrate step of each one with a database', () => {
     const byDefault = Object.keys(services).filter((name) => services[name].profiles === undefined);
     expect(byDefault.sort()).toEqual([
       'catalog',
       'catalog-migrate',
       'gateway',
+      'haproxy',
       'inventory',
       'inventory-migrate',
       'kafka',
+      'nats',
       'orders',
       'orders-migrate',
       'postgres',
+      'redis',
     ]);
   });
 
-  it('adds Prometheus, Jaeger and Grafana with the observability profile only', () => {
+  it('adds Prometheus, Jaeger and Grafana with the observability profile only, two more brokers with the kafka-cluster profile only', () => {
     const profiled = Object.entries(services).filter(([, service]) => service.profiles !== undefined);
-    expect(Object.fromEntries(profiled.map(([name, service]) => [name, service.profiles]))).toEqual(
-      Object.fromEntries(OBSERVABILITY_SERVICES.map((name) => [name, ['observability']])),
-    );
+    expect(Object.fromEntries(profiled.map(([name, service]) => [name, service.profiles]))).toEqual({
+      ...Object.fromEntries(OBSERVABILITY_SERVICES.map((name) => [name, ['observability']])),
+      ...Object.fromEntries(CLUSTER_BROKERS.map((name) => [name, ['kafka-cluster']])),
+    });
   });
 
   it('restarts every service unless it was stopped, and a migrate step only when it failed', () => {
@@ -167,8 +185,8 @@ describe('docker-compose.yml', () => {
   });
 
   it('gives every long-running service a healthcheck with bounded timing', () => {
-    for (const name of MIGRATE_STEPS) expect(services[name].healthcheck).toEqual({ disable: true });
-    for (const [name, service] of Object.entries(services).filter(([candidate]) => !isOneShot(candidate))) {
+    for (const name of [...MIGRATE_STEPS, ...UNPROBED]) expect(services[name].healthcheck).toEqual({ disable: true });
+    for (const [name, service] of Object.entries(services).filter(([candidate]) => !isOneShot(candidate) && !UNPROBED.includes(candidate))) {
       const check = service.healthcheck;
       expect({ name, disabled: check?.disable ?? false }).toEqual({ name, disabled: false });
       expect(Array.isArray(check?.test)).toBe(true);
@@ -196,17 +214,17 @@ describe('docker-compose.yml', () => {
     expect(graph).toEqual(START_ORDER);
   });
 
-  it('publishes only the gateway, on a configurable host port mapped to its HTTP port; the observability UIs on loopback', () => {
+  it('publishes only the load balancer, on a configurable host port mapped to the gateways\' HTTP port; the observability UIs on loopback', () => {
     const published = Object.entries(services)
       .filter(([, service]) => (service.ports ?? []).length > 0)
       .map(([name]) => name);
-    expect(published.filter((name) => !OBSERVABILITY_SERVICES.includes(name))).toEqual(['gateway']);
+    expect(published.filter((name) => !OBSERVABILITY_SERVICES.includes(name))).toEqual(['haproxy']);
     for (const name of OBSERVABILITY_SERVICES) {
       for (const port of services[name].ports ?? []) expect({ name, port }).toEqual({ name, port: expect.stringMatching(/^127\.0\.0\.1:\d+:\d+$/) });
     }
-    expect(services.gateway.ports).toEqual(['${GATEWAY_PORT:-3000}:3000']);
-    expect(resolved.services.gateway.ports).toEqual(['3000:3000']);
-    expect(interpolate(String(services.gateway.ports?.[0]), { GATEWAY_PORT: '8080' })).toBe('8080:3000');
+    expect(services.haproxy.ports).toEqual(['${GATEWAY_PORT:-3000}:3000']);
+    expect(resolved.services.haproxy.ports).toEqual(['3000:3000']);
+    expect(interpolate(String(services.haproxy.ports?.[0]), { GATEWAY_PORT: '8080' })).toBe('8080:3000');
     expect(environment(services.gateway).HTTP_PORT).toBe('3000');
     for (const [name, service] of Object.entries(services)) {
       expect({ name, networkMode: service.network_mode }).toEqual({ name, networkMode: undefined });
@@ -330,7 +348,8 @@ describe('docker-compose.yml', () => {
 
   describe('kafka', () => {
     const service = services.kafka;
-    const env = environment(service);
+    // As an operator's .env without the kafka-cluster settings resolves it.
+    const env = environment(resolved.services.kafka);
 
     it('uses the official apache/kafka image pinned to a 3.9 patch release', () => {
       expect(service.image).toMatch(/^apache\/kafka:3\.9\.\d+$/);
@@ -362,7 +381,7 @@ describe('docker-compose.yml', () => {
       const advertised = env.KAFKA_ADVERTISED_LISTENERS.split(',');
       expect(advertised).toEqual(['PLAINTEXT://kafka:9092']);
       expect(env.KAFKA_LISTENERS.split(',')).toContain('PLAINTEXT://:9092');
-      for (const name of DATABASE_SERVICES) expect(environment(services[name]).KAFKA_BROKERS).toBe('kafka:9092');
+      for (const name of DATABASE_SERVICES) expect(environment(resolved.services[name]).KAFKA_BROKERS).toBe('kafka:9092');
       expect(service.ports).toBeUndefined();
     });
 
@@ -498,6 +517,88 @@ describe('docker-compose.yml', () => {
 
     it('takes its rate limit from the environment with the documented default', () => {
       expect(env.RATE_LIMIT_PER_SECOND).toBe('${RATE_LIMIT_PER_SECOND:-1000}');
+    });
+  });
+});
+
+describe('docker-compose.yml at scale (`--scale gateway=N --scale orders=N …`)', () => {
+  const haproxyConfig = read('docker/haproxy/haproxy.cfg');
+  const seconds = (duration: string | undefined): number => {
+    const [, amount, unit] = /^(\d+)(ms|s|m)$/.exec(duration ?? '') ?? [];
+    return Number(amount) * (unit === 'ms' ? 0.001 : unit === 'm' ? 60 : 1);
+  };
+
+  it('lets every workload run as several replicas: no fixed container name, no published port but the load balancer\'s', () => {
+    for (const name of APP_SERVICES) {
+      expect({ name, containerName: services[name].container_name, ports: services[name].ports }).toEqual({ name, containerName: undefined, ports: undefined });
+    }
+  });
+
+  it('balances the published port over every gateway replica, found through Docker\'s DNS and checked for readiness', () => {
+    const [published] = String(resolved.services.haproxy.ports?.[0]).split(':').slice(-1);
+    expect(haproxyConfig).toMatch(new RegExp(`^\\s*bind :${published}$`, 'm'));
+    expect(volumeMounts(services.haproxy)).toContainEqual({ source: './docker/haproxy/haproxy.cfg', target: '/usr/local/etc/haproxy/haproxy.cfg', readOnly: true });
+    expect(haproxyConfig).toMatch(/^\s*nameserver \w+ 127\.0\.0\.11:53$/m);
+    expect(haproxyConfig).toMatch(new RegExp(`^\\s*server-template gateway 1-\\d+ gateway:${HTTP_PORTS.gateway}$`, 'm'));
+    expect(haproxyConfig).toMatch(/^\s*option httpchk GET \/health\/ready$/m);
+    expect(haproxyConfig).toMatch(/^\s*default-server check .*\bresolvers docker\b.*\binit-addr none\b/m);
+  });
+
+  it('takes a stopping gateway out of the balance before it stops serving', () => {
+    // A gateway turns unready at SIGTERM and serves on for SHUTDOWN_DELAY_MS: HAProxy must notice within that.
+    const [, inter, fall] = /default-server check inter (\d+)s fall (\d+)/.exec(haproxyConfig) ?? [];
+    const delay = Number(environment(services.gateway).SHUTDOWN_DELAY_MS) / 1000;
+    expect(Number(inter) * Number(fall)).toBeLessThan(delay);
+  });
+
+  it('gives every process the decided transport, shutdown and topic settings, and the time to drain', () => {
+    for (const name of APP_SERVICES) {
+      const env = environment(resolved.services[name]);
+      expect({ name, transport: env.RPC_TRANSPORT, nats: env.NATS_SERVERS, prefix: env.NATS_SUBJECT_PREFIX }).toEqual({ name, transport: 'nats', nats: 'nats://nats:4222', prefix: '' });
+      const drain = (Number(env.SHUTDOWN_DELAY_MS) + Number(env.DRAIN_TIMEOUT_MS)) / 1000;
+      expect(drain).toBeGreaterThan(0);
+      expect({ name, enough: seconds(services[name].stop_grace_period) > drain }).toEqual({ name, enough: true });
+    }
+    for (const name of DATABASE_SERVICES) {
+      expect(environment(resolved.services[name])).toMatchObject({ KAFKA_TOPIC_PARTITIONS: '12', KAFKA_REPLICATION_FACTOR: '1', KAFKA_MIN_INSYNC_REPLICAS: '1' });
+    }
+    expect(services.nats.image).toBe('nats:2.9');
+  });
+
+  it('shares the rate limit between the gateways through the Redis service', () => {
+    expect(environment(services.gateway).RATE_LIMIT_REDIS_URL).toBe('redis://redis:6379');
+    expect(services.redis.image).toBe('redis:7.0-bookworm');
+  });
+
+  describe('with the kafka-cluster settings', () => {
+    const clusterEnv = Object.fromEntries(
+      read('deploy/compose/kafka-cluster.env')
+        .split(/\r?\n/)
+        .filter((line) => /^[A-Z_][A-Z0-9_]*=/.test(line))
+        .map((line) => [line.slice(0, line.indexOf('=')), line.slice(line.indexOf('=') + 1)]),
+    );
+    const cluster = interpolateDeep(compose, { ...operatorEnv, ...clusterEnv });
+    const brokers = ['kafka', ...CLUSTER_BROKERS];
+
+    it('runs three KRaft nodes that all name the same three voters, each advertising its own service name', () => {
+      expect(clusterEnv.COMPOSE_PROFILES).toBe('kafka-cluster');
+      const voters = brokers.map((name) => environment(cluster.services[name]).KAFKA_CONTROLLER_QUORUM_VOTERS);
+      expect(new Set(voters).size).toBe(1);
+      const byId = Object.fromEntries(voters[0].split(',').map((voter) => /^(\d+)@([^:]+):9093$/.exec(voter)?.slice(1, 3) ?? []));
+      for (const name of brokers) {
+        const env = environment(cluster.services[name]);
+        expect(byId[env.KAFKA_NODE_ID]).toBe(name);
+        expect(env.KAFKA_ADVERTISED_LISTENERS).toBe(`PLAINTEXT://${name}:9092`);
+        expect(env.CLUSTER_ID).toBe(environment(cluster.services.kafka).CLUSTER_ID);
+        expect(env).toMatchObject({ KAFKA_DEFAULT_REPLICATION_FACTOR: '3', KAFKA_MIN_INSYNC_REPLICAS: '2', KAFKA_OFFSETS_TOPIC_REPLICATION_FACTOR: '3', KAFKA_TRANSACTION_STATE_LOG_MIN_ISR: '2' });
+      }
+      expect(Object.keys(byId)).toHaveLength(3);
+    });
+
+    it('points every service at all three brokers, with topics replicated three times and two in sync', () => {
+      for (const name of DATABASE_SERVICES) {
+        expect(environment(cluster.services[name])).toMatchObject({ KAFKA_BROKERS: 'kafka:9092,kafka-2:9092,kafka-3:9092', KAFKA_REPLICATION_FACTOR: '3', KAFKA_MIN_INSYNC_REPLICAS: '2' });
+      }
     });
   });
 });

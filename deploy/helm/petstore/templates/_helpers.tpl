@@ -1,0 +1,106 @@
+{{/*
+The workloads and what never changes between installs: their ports, databases and who calls whom
+over RPC. Every template loops over this one table, so a workload is added in one place.
+*/}}
+{{- define "petstore.topology" -}}
+gateway:
+  httpPort: 3000
+  metricsPort: 9464
+  metricsPortName: metrics
+  calls: [catalog, orders, inventory]
+catalog:
+  httpPort: 3001
+  rpcPort: 4001
+  metricsPortName: http
+  database: petstore_catalog
+  calls: []
+orders:
+  httpPort: 3002
+  rpcPort: 4002
+  metricsPortName: http
+  database: petstore_orders
+  calls: [catalog]
+inventory:
+  httpPort: 3003
+  rpcPort: 4003
+  metricsPortName: http
+  database: petstore_inventory
+  calls: [catalog]
+{{- end -}}
+
+{{- define "petstore.fullname" -}}
+{{- default .Release.Name .Values.fullnameOverride | trunc 40 | trimSuffix "-" -}}
+{{- end -}}
+
+{{/* The labels a workload's pods are selected by: (dict "root" $ "component" name). */}}
+{{- define "petstore.selectorLabels" -}}
+app.kubernetes.io/name: petstore
+app.kubernetes.io/instance: {{ .root.Release.Name }}
+app.kubernetes.io/component: {{ .component }}
+{{- end -}}
+
+{{- define "petstore.labels" -}}
+{{ include "petstore.selectorLabels" . }}
+app.kubernetes.io/part-of: petstore
+app.kubernetes.io/version: {{ .root.Chart.AppVersion | quote }}
+app.kubernetes.io/managed-by: {{ .root.Release.Service }}
+helm.sh/chart: {{ printf "%s-%s" .root.Chart.Name .root.Chart.Version }}
+{{- end -}}
+
+{{/* Every pod of the release, whatever its component: what the default-deny policy selects. */}}
+{{- define "petstore.releaseSelector" -}}
+app.kubernetes.io/name: petstore
+app.kubernetes.io/instance: {{ .Release.Name }}
+{{- end -}}
+
+{{- define "petstore.image" -}}
+{{- $image := .root.Values.image -}}
+{{- $registry := ternary "" (printf "%s/" $image.registry) (empty $image.registry) -}}
+{{- printf "%s%s-%s:%s" $registry $image.repository .component (default .root.Chart.AppVersion $image.tag) -}}
+{{- end -}}
+
+{{- define "petstore.kafkaClusterName" -}}
+{{- default (printf "%s-kafka" (include "petstore.fullname" .)) .Values.kafka.strimzi.clusterName -}}
+{{- end -}}
+
+{{- define "petstore.kafkaBootstrap" -}}
+{{- if eq .Values.kafka.mode "strimzi" -}}
+{{- printf "%s-kafka-bootstrap:9092" (include "petstore.kafkaClusterName" .) -}}
+{{- else -}}
+{{- .Values.kafka.external.bootstrapServers -}}
+{{- end -}}
+{{- end -}}
+
+{{/* A service's DATABASE_URL: its own role, no password (that comes from DATABASE_PASSWORD_FILE). */}}
+{{- define "petstore.databaseUrl" -}}
+{{- $pg := .root.Values.postgresql -}}
+{{- printf "postgres://%s@%s:%d/%s" .database $pg.host (int $pg.port) .database -}}
+{{- if $pg.options }}?{{ $pg.options }}{{ end -}}
+{{- end -}}
+
+{{/* Where the database password of a service's role is mounted from the existing Secret. */}}
+{{- define "petstore.passwordDir" -}}/var/run/secrets/petstore{{- end -}}
+
+{{/* Seconds a pod gets between SIGTERM and SIGKILL: the shutdown delay, the drain, and a margin. */}}
+{{- define "petstore.terminationGracePeriodSeconds" -}}
+{{- $s := .Values.shutdown -}}
+{{- add (div (add $s.delayMs $s.drainTimeoutMs 999) 1000) $s.graceMarginSeconds -}}
+{{- end -}}
+
+{{/* The replica count that decides whether a PodDisruptionBudget makes sense. */}}
+{{- define "petstore.minReplicas" -}}
+{{- if .autoscaling.enabled -}}{{ .autoscaling.minReplicas }}{{- else -}}{{ .replicas }}{{- end -}}
+{{- end -}}
+
+{{/* Network policy peers: `from:`/`to:` with the list at the given indent, or nothing (any address) when empty. */}}
+{{- define "petstore.peers" -}}
+{{- if .peers }}{{ printf "%s:" .key | nindent .indent }}{{ toYaml .peers | nindent (add .indent 2 | int) }}{{- end }}
+{{- end -}}
+
+{{/* The Strimzi broker pods, for the services' egress. */}}
+{{- define "petstore.strimziBrokerPeers" -}}
+- podSelector:
+    matchLabels:
+      strimzi.io/cluster: {{ include "petstore.kafkaClusterName" . }}
+      strimzi.io/broker-role: "true"
+{{- end -}}

@@ -1,0 +1,5 @@
+module.exports = {
+  displayName: 'chart-check',
+  preset: '../../jest.preset.js',
+  coverageDirectory: '../../coverage/tools/chart-check',
+};
