@@ -3,11 +3,11 @@ import { CatalogPatterns, type Category, type Page } from '@petstore/contracts';
 import { startBuiltService, testDatabaseUrl, uniqueNamespace, type BuiltService } from '@petstore/testing';
 import { randomUUID } from 'node:crypto';
 import { firstValueFrom, timeout } from 'rxjs';
-import { createRpcClient, transportFailureOf, type RpcClient } from './rpc-client';
-import { rpcTransportConfigShape } from './rpc-transport.config';
+import { createRpcClient, rpcTransportConfigShape, transportFailureOf, type RpcClient } from '@petstore/rpc';
 
-// Two replicas of the catalog, each its own process from its built bundle, sharing one database
-// and one queue group on the real NATS server, as in a scaled deployment.
+// What every RPC client of the catalog (the gateway, this lib) relies on: two replicas of the
+// catalog, each its own process from its built bundle, sharing one database and one queue group
+// on the real NATS server, as in a scaled deployment.
 const namespace = uniqueNamespace();
 const databaseUrl = testDatabaseUrl('catalog_replicas');
 const transport = readConfig(rpcTransportConfigShape, { NATS_SUBJECT_PREFIX: namespace });
