@@ -84,6 +84,20 @@ describe('RPC over NATS with two replicas of a service', () => {
     expect((await second.sql<{ count: string }>('select count(*) as count from category'))[0].count).toBe(String(before + created));
   });
 
+  it('takes a stopping replica out of readiness at once, and it serves SHUTDOWN_DELAY_MS more', async () => {
+    const third = await startBuiltService('catalog', { namespace, databaseUrl, resetDatabase: false, env: { SHUTDOWN_DELAY_MS: '2000' } });
+    const stopped = third.stop();
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    const readiness = await fetch(`${third.httpUrl}/health/ready`);
+    expect(readiness.status).toBe(503);
+    expect(await readiness.json()).toMatchObject({ ready: false, stopping: true });
+    // Still in the queue group: it takes its share until the delay is over.
+    const before = await answered(third, 'categories.list');
+    await Promise.all(Array.from({ length: 60 }, () => send(CatalogPatterns.listCategories, { limit: 1, after: 0 })));
+    expect(await answered(third, 'categories.list')).toBeGreaterThan(before);
+    await stopped;
+  });
+
   it('says "not sent" at once when no replica is there, and nothing is done', async () => {
     await second.stop();
     const started = Date.now();
