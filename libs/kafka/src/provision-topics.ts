@@ -59,7 +59,9 @@ export async function provisionTopics(
   if (missing.length === 0) return;
   try {
     await admin.createTopics({
-      waitForLeaders: true,
+      // Waited for below instead: on a cluster the broker asked may not know the new topic yet,
+      // which kafkajs's own wait reports as an error rather than waiting through.
+      waitForLeaders: false,
       timeout: 10_000,
       topics: missing.map((topic) => ({
         topic,
@@ -83,15 +85,29 @@ function onlyAlreadyExists(error: unknown): boolean {
   return (error as { type?: string }).type === 'TOPIC_ALREADY_EXISTS';
 }
 
-/** Topics created by a concurrent caller may still be electing leaders. */
+/**
+ * Topics created by a concurrent caller may still be electing leaders. On a cluster each answer
+ * comes from whichever broker the client asks, and brokers learn of a new topic one after the
+ * other, so the topics count as ready only after several answers in a row say so.
+ */
+const READY_ANSWERS_IN_A_ROW = 3;
+
 async function waitForLeaders(admin: Admin, topics: string[], timeoutMs = 10_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
+  let readyAnswers = 0;
   for (;;) {
-    const { topics: metadata } = await admin.fetchTopicMetadata({ topics });
-    const ready = metadata.every(
-      (topic) => topic.partitions.length > 0 && topic.partitions.every((partition) => partition.leader >= 0),
-    );
-    if (ready) return;
+    let ready = false;
+    try {
+      const { topics: metadata } = await admin.fetchTopicMetadata({ topics });
+      ready = metadata.every(
+        (topic) => topic.partitions.length > 0 && topic.partitions.every((partition) => partition.leader >= 0),
+      );
+    } catch (error) {
+      // A broker that has not applied the creation yet does not know the topic: ask again.
+      if (!(error as { retriable?: boolean }).retriable) throw error;
+    }
+    readyAnswers = ready ? readyAnswers + 1 : 0;
+    if (readyAnswers >= READY_ANSWERS_IN_A_ROW) return;
     if (Date.now() > deadline) throw new Error(`Topics have no leader yet: ${topics.join(', ')}`);
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
