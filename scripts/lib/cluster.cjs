@@ -23,7 +23,10 @@ const REPLICAS = { catalog: 2, orders: 2, inventory: 2, gateway: 2 };
 /** Replica n of a tier listens on the tier's ports + 10 × n; the gateway's own ports stay the balancer's. */
 const REPLICA_PORT_STEP = 10;
 
-/** How long a stopping gateway keeps serving with readiness false: HAProxy checks every 500 ms and drops it after one failed check. */
+/**
+ * How long a stopping gateway keeps serving after SIGTERM: requests HAProxy already sent on its
+ * kept connections are served, not refused; after it, a refusal (503) is retried on the other.
+ */
 const GATEWAY_SHUTDOWN_DELAY_MS = 2000;
 
 function brokersOf(kafka) {
@@ -171,10 +174,12 @@ function errorFile(status, reason, code, message) {
 }
 
 /**
- * HAProxy's configuration for the gateways. A gateway leaves the rotation after one failed
- * readiness check (it turns unready at once on SIGTERM and keeps serving SHUTDOWN_DELAY_MS);
- * a request that could not reach one, or that one refused with 503 (not carried out, API.md §4),
- * is sent to the other. A broken connection after sending is an unknown outcome: 504.
+ * HAProxy's configuration for the gateways. It checks a gateway's liveness, not its readiness:
+ * a gateway is ready only when its services are, which every gateway shares, so a readiness
+ * check would take all of them out at once and turn one service's trouble into a refusal of
+ * every route. A stopping gateway is left by retries instead: a request that could not reach
+ * one, or that one refused with 503 (not carried out, API.md §4), is sent to the other.
+ * A broken connection after sending is an unknown outcome: 504.
  */
 function haproxyConfig(layout, dir) {
   const files = {
@@ -218,10 +223,9 @@ frontend api
 
 backend gateways
   balance roundrobin
-  option httpchk GET /health/ready
+  option httpchk GET /health/live
   http-check expect status 200
-  # One failed check takes a gateway out (a stopping one answers 503 at once); a slow answer on a
-  # busy machine is not a failure until 2 s.
+  # One failed check takes a gateway out; a slow answer on a busy machine is not a failure until 2 s.
   timeout check 2s
   default-server check inter 500ms fall 1 rise 2
 ${servers.join('\n')}
