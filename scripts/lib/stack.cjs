@@ -12,8 +12,17 @@ const SERVICES = ['catalog', 'orders', 'inventory'];
 const APPS = [...SERVICES, 'gateway'];
 const DEV_API_KEY = 'dev-key-0123456789';
 
-/** Ports and names of one stack; `offset` moves every port so a test stack can run beside a dev stack. */
+/**
+ * Ports and names of one stack; `offset` moves every port so a test stack can run beside a dev stack.
+ * The stack's RPC subjects carry its namespace (the development stack's: `dev.`), so stacks that
+ * share one NATS server never answer each other's requests.
+ */
 function stackLayout({ offset = 0, databaseSuffix = '', namespace = '', kafkaBrokers = process.env.KAFKA_BROKERS ?? '127.0.0.1:9092' } = {}) {
+  const rpcTransport = {
+    RPC_TRANSPORT: process.env.RPC_TRANSPORT ?? 'nats',
+    NATS_SERVERS: process.env.NATS_SERVERS ?? NATS_URL,
+    NATS_SUBJECT_PREFIX: namespace || 'dev.',
+  };
   const http = { gateway: 3000, catalog: 3001, orders: 3002, inventory: 3003 };
   const rpc = { catalog: 4001, orders: 4002, inventory: 4003 };
   const port = (n) => n + offset;
@@ -32,6 +41,7 @@ function stackLayout({ offset = 0, databaseSuffix = '', namespace = '', kafkaBro
       KAFKA_BROKERS: kafkaBrokers,
       KAFKA_NAMESPACE: namespace,
       CATALOG_RPC: rpcAddress('catalog'),
+      ...rpcTransport,
     };
   }
   envs.gateway = {
@@ -42,6 +52,7 @@ function stackLayout({ offset = 0, databaseSuffix = '', namespace = '', kafkaBro
     CATALOG_RPC: rpcAddress('catalog'),
     ORDERS_RPC: rpcAddress('orders'),
     INVENTORY_RPC: rpcAddress('inventory'),
+    ...rpcTransport,
   };
   const urls = Object.fromEntries(APPS.map((name) => [name, `http://127.0.0.1:${port(http[name])}`]));
   // Where each process serves GET /metrics: the services on their HTTP port, the gateway on METRICS_PORT.
@@ -69,6 +80,47 @@ async function ensurePostgres() {
       "`pg_ctlcluster --skip-systemctl-redirect $(ls /etc/postgresql) main start`) or install it " +
       '(`apt-get install postgresql`); the stack needs a server that accepts user postgres without a password.',
   );
+}
+
+const NATS_URL = 'nats://127.0.0.1:4222';
+const REDIS_PORT = 6379;
+
+/** Debian's package of a server, installed on first use as Kafka is fetched on first use. */
+function installPackage(pkg, binary) {
+  const found = spawnSync('sh', ['-c', `command -v ${binary} || ls /usr/sbin/${binary} /usr/bin/${binary} 2>/dev/null | head -1`], { encoding: 'utf8' });
+  const existing = found.stdout.trim().split('\n')[0];
+  if (existing) return existing;
+  process.stderr.write(`${binary} is missing: installing Debian's ${pkg}\n`);
+  const install = () => spawnSync('apt-get', ['install', '-y', '-q', pkg], { stdio: 'inherit', env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' } });
+  if (install().status !== 0) {
+    spawnSync('apt-get', ['update', '-q'], { stdio: 'inherit' });
+    if (install().status !== 0) throw new Error(`Installing ${pkg} failed: run \`apt-get install ${pkg}\` as root`);
+  }
+  return installPackage(pkg, binary);
+}
+
+/** Starts `command` detached (it outlives this script, as the Kafka broker does) and waits until the port answers. */
+async function startServer(name, port, command, args) {
+  spawn(command, args, { detached: true, stdio: 'ignore' }).unref();
+  const deadline = Date.now() + 10_000;
+  while (Date.now() < deadline) {
+    if (await canConnect('127.0.0.1', port)) return;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  throw new Error(`${name} did not answer on 127.0.0.1:${port} within 10 s after \`${command} ${args.join(' ')}\``);
+}
+
+/** The NATS server every stack's RPC goes through (stacks keep apart by subject prefix): started if 127.0.0.1:4222 does not answer. */
+async function ensureNats() {
+  if (process.env.NATS_SERVERS || (await canConnect('127.0.0.1', 4222))) return;
+  await startServer('nats-server', 4222, installPackage('nats-server', 'nats-server'), ['-a', '127.0.0.1', '-p', '4222']);
+}
+
+/** Redis for the rate limit that several gateways share (RATE_LIMIT_REDIS_URL): started if 127.0.0.1:6379 does not answer. */
+async function ensureRedis() {
+  if (await canConnect('127.0.0.1', REDIS_PORT)) return;
+  const redis = installPackage('redis-server', 'redis-server');
+  await startServer('redis-server', REDIS_PORT, redis, ['--bind', '127.0.0.1', '--port', String(REDIS_PORT), '--save', '', '--appendonly', 'no']);
 }
 
 /**
@@ -201,6 +253,7 @@ function stopProcess(child, timeoutMs = 10_000) {
 
 /** Starts the services, then the gateway, each once the ones before it are ready. */
 async function startStack(layout, options = {}) {
+  if (layout.envs.gateway.RPC_TRANSPORT === 'nats') await ensureNats();
   const processes = {};
   const stop = async () => {
     for (const app of [...APPS].reverse()) await stopProcess(processes[app]);
@@ -230,6 +283,8 @@ module.exports = {
   canConnect,
   ensurePostgres,
   ensureKafka,
+  ensureNats,
+  ensureRedis,
   kafka,
   E2E_KAFKA,
   build,

@@ -1,4 +1,5 @@
-import { hostPort, instant, int, logLevel, nodeEnv, port, str } from '@petstore/config';
+import { hostPort, instant, int, logLevel, nodeEnv, optionalStr, port, str } from '@petstore/config';
+import { rpcTransportConfigShape } from '@petstore/rpc';
 import { apiKeys } from './auth/api-keys';
 
 export const gatewayConfigShape = {
@@ -7,12 +8,17 @@ export const gatewayConfigShape = {
   httpPort: port('HTTP_PORT', 3000),
   /** `GET /metrics` listens here, never on the public port. */
   metricsPort: port('METRICS_PORT', 9464),
+  /** RPC_TRANSPORT, NATS_SERVERS, NATS_SUBJECT_PREFIX: how the services are reached. */
+  ...rpcTransportConfigShape,
+  /** The services' addresses with RPC_TRANSPORT=tcp. */
   catalogRpc: hostPort('CATALOG_RPC', '127.0.0.1:4001'),
   ordersRpc: hostPort('ORDERS_RPC', '127.0.0.1:4002'),
   inventoryRpc: hostPort('INVENTORY_RPC', '127.0.0.1:4003'),
   apiKeys,
   /** Requests per second per API key; 0 switches rate limiting (and its headers) off. */
   rateLimitPerSecond: int('RATE_LIMIT_PER_SECOND', 1000, { min: 0, max: 1_000_000 }),
+  /** Where every gateway counts the rate limit (`redis://host:port`); unset: each gateway counts on its own. */
+  rateLimitRedisUrl: optionalStr('RATE_LIMIT_REDIS_URL'),
   upstreamTimeoutMs: int('UPSTREAM_TIMEOUT_MS', 5000, { min: 1, max: 600_000 }),
   /** How long `GET /v2/pets/{petId}` waits for the inventory part before answering `inventory: null`. */
   inventoryDetailsTimeoutMs: int('INVENTORY_DETAILS_TIMEOUT_MS', 500, { min: 1, max: 600_000 }),

@@ -526,6 +526,7 @@ describe('services that are down or slow', () => {
   it('starts and stays live with no service at all', async () => {
     const port = await closedPort();
     const alone = await startGateway({
+      natsSubjectPrefix: 'nobody-serves-here.',
       catalogRpc: { host: '127.0.0.1', port },
       ordersRpc: { host: '127.0.0.1', port },
       inventoryRpc: { host: '127.0.0.1', port },

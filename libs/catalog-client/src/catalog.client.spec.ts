@@ -1,9 +1,11 @@
 import { Controller, Module, type INestApplication } from '@nestjs/common';
 import { MessagePattern } from '@nestjs/microservices';
 import { Test, type TestingModule } from '@nestjs/testing';
+import { readConfig } from '@petstore/config';
 import { CatalogPatterns, type ById, type Pet } from '@petstore/contracts';
 import { bootstrapService, DomainError } from '@petstore/service-kit';
-import { freePort } from '@petstore/testing';
+import { rpcTransportConfigShape } from '@petstore/rpc';
+import { freePort, uniqueNamespace } from '@petstore/testing';
 import { CatalogClient, CatalogClientModule, type CatalogClientConfig } from '.';
 
 const rex: Pet = { id: 7, name: 'Rex', categoryId: 1, status: 'available' };
@@ -29,6 +31,9 @@ async function clientFor(config: CatalogClientConfig): Promise<{ client: Catalog
   return { client: module.get(CatalogClient), close: () => module.close() };
 }
 
+/** The transport the run asks for (RPC_TRANSPORT), on subjects of this suite's own. */
+const transport = readConfig(rpcTransportConfigShape, { ...process.env, NATS_SUBJECT_PREFIX: uniqueNamespace() });
+
 describe('CatalogClient', () => {
   let catalog: INestApplication;
   let lookups: { client: CatalogClient; close(): Promise<void> };
@@ -44,8 +49,11 @@ describe('CatalogClient', () => {
       databaseUrl: 'postgres://postgres@127.0.0.1:5432/unused_test',
       kafkaBrokers: [],
       kafkaNamespace: '',
-    });
-    lookups = await clientFor({ catalogRpc: { host: '127.0.0.1', port: rpcPort }, catalogLookupTimeoutMs: 300 });
+      ...transport,
+      shutdownDelayMs: 0,
+      drainTimeoutMs: 0,
+    }, 'catalog');
+    lookups = await clientFor({ ...transport, catalogRpc: { host: '127.0.0.1', port: rpcPort }, catalogLookupTimeoutMs: 300 });
   });
 
   afterAll(async () => {
@@ -71,7 +79,8 @@ describe('CatalogClient', () => {
   });
 
   it('refuses with 503 when nothing listens at CATALOG_RPC', async () => {
-    const down = await clientFor({ catalogRpc: { host: '127.0.0.1', port: await freePort() }, catalogLookupTimeoutMs: 300 });
+    const nobody = { ...transport, natsSubjectPrefix: uniqueNamespace() };
+    const down = await clientFor({ ...nobody, catalogRpc: { host: '127.0.0.1', port: await freePort() }, catalogLookupTimeoutMs: 300 });
     try {
       await expect(down.client.findPet(rex.id, 'r-4')).rejects.toBeInstanceOf(DomainError);
       await expect(down.client.findPet(rex.id, 'r-5')).rejects.toMatchObject({ status: 503 });

@@ -1,6 +1,6 @@
 import { Inject, Injectable, Logger, type OnModuleDestroy } from '@nestjs/common';
-import { ClientProxyFactory, Transport, type ClientProxy } from '@nestjs/microservices';
 import { CatalogPatterns, isRpcErrorBody, type ById, type Pet } from '@petstore/contracts';
+import { createRpcClient, type RpcClient } from '@petstore/rpc';
 import { DomainError } from '@petstore/service-kit';
 import { lastValueFrom, timeout } from 'rxjs';
 import type { CatalogClientConfig } from './catalog-client.config';
@@ -14,11 +14,10 @@ export const CATALOG_CLIENT_CONFIG = Symbol('CATALOG_CLIENT_CONFIG');
 @Injectable()
 export class CatalogClient implements OnModuleDestroy {
   private readonly logger = new Logger(CatalogClient.name);
-  private readonly client: ClientProxy;
+  private readonly client: RpcClient;
 
   constructor(@Inject(CATALOG_CLIENT_CONFIG) private readonly config: CatalogClientConfig) {
-    const { host, port } = config.catalogRpc;
-    this.client = ClientProxyFactory.create({ transport: Transport.TCP, options: { host, port } });
+    this.client = createRpcClient(config, 'catalog', config.catalogRpc, 'catalog-client');
   }
 
   /** The pet as the catalog has it now; undefined when it does not exist. Throws 503 when the catalog does not answer. */

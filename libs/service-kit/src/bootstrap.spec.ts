@@ -1,8 +1,11 @@
 import { Controller, Injectable, Module, type INestApplication } from '@nestjs/common';
-import { ClientProxyFactory, MessagePattern, Transport, type ClientProxy } from '@nestjs/microservices';
+import { MessagePattern } from '@nestjs/microservices';
+import { readConfig } from '@petstore/config';
 import { HealthPatterns } from '@petstore/contracts';
 import { useProcessLogger } from '@petstore/observability';
+import { createRpcClient, rpcTransportConfigShape, type RpcClient } from '@petstore/rpc';
 import { execFileSync } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import { firstValueFrom } from 'rxjs';
 import { bootstrapService } from './bootstrap';
 import { DomainError } from './domain-error';
@@ -42,9 +45,13 @@ describe('bootstrapService', () => {
     databaseUrl: 'postgres://postgres@127.0.0.1:5432/unused_test',
     kafkaBrokers: [],
     kafkaNamespace: '',
+    // The transport the run asks for (RPC_TRANSPORT), on subjects of this suite's own.
+    ...readConfig(rpcTransportConfigShape, { ...process.env, NATS_SUBJECT_PREFIX: `t-${randomBytes(4).toString('hex')}.` }),
+    shutdownDelayMs: 0,
+    drainTimeoutMs: 1000,
   };
   let app: INestApplication;
-  let client: ClientProxy;
+  let client: RpcClient;
 
   const lines: Array<Record<string, unknown>> = [];
 
@@ -52,11 +59,11 @@ describe('bootstrapService', () => {
     // The lines go to the test, not to its output.
     useProcessLogger({ service: 'things', destination: { write: (line) => lines.push(JSON.parse(line) as Record<string, unknown>) } });
     app = await bootstrapService(ThingsModule, config);
-    client = ClientProxyFactory.create({ transport: Transport.TCP, options: { host: '127.0.0.1', port: config.rpcPort } });
+    client = createRpcClient(config, 'things', { host: '127.0.0.1', port: config.rpcPort }, 'test');
   });
 
   afterAll(async () => {
-    client.close();
+    await client.close();
     await app.close();
   });
 

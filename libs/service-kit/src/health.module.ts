@@ -1,4 +1,4 @@
-import { Controller, Get, HttpCode, Inject, Module, Res, type DynamicModule, type Type } from '@nestjs/common';
+import { Controller, Get, HttpCode, Inject, Injectable, Module, Optional, Res, type DynamicModule, type Type } from '@nestjs/common';
 import { HealthRpc, type HealthReply } from '@petstore/contracts';
 import { RpcHandler } from './rpc-handler.decorator';
 
@@ -13,9 +13,17 @@ export const SERVICE_NAME = Symbol('SERVICE_NAME');
 
 const CHECK_TIMEOUT_MS = 1000;
 
+/** Whether the process has begun to stop (SIGTERM): from then on its readiness says no. bootstrapService provides it. */
+@Injectable()
+export class ServiceLifecycle {
+  stopping = false;
+}
+
 interface Readiness {
   ready: boolean;
   checks: Record<string, 'up' | 'down'>;
+  /** Present while the process stops: a load balancer takes it out, though it still answers for SHUTDOWN_DELAY_MS. */
+  stopping?: true;
 }
 
 @Controller('health')
@@ -23,6 +31,7 @@ class HealthController {
   constructor(
     @Inject(READINESS_CHECKS) private readonly checks: ReadinessCheck[],
     @Inject(SERVICE_NAME) private readonly service: string,
+    @Optional() private readonly lifecycle?: ServiceLifecycle,
   ) {}
 
   @Get('live')
@@ -33,12 +42,17 @@ class HealthController {
 
   @Get('ready')
   async ready(@Res({ passthrough: true }) reply: { status(code: number): unknown }): Promise<Readiness & { service: string }> {
-    const readiness = await this.readiness();
+    const readiness = this.lifecycle?.stopping ? { ...(await this.readiness()), ready: false, stopping: true as const } : await this.readiness();
     reply.status(readiness.ready ? 200 : 503);
     return { service: this.service, ...readiness };
   }
 
-  /** The gateway's readiness asks each service over its RPC transport, so that transport is checked too. */
+  /**
+   * The gateway's readiness asks each service over its RPC transport, so that transport is checked
+   * too. A replica that is stopping still answers what its checks say: it serves the requests the
+   * NATS server hands it until it leaves the queue group, and the question is whether the
+   * service, not this replica, can serve.
+   */
   @RpcHandler(HealthRpc.check)
   async rpcReady(): Promise<HealthReply> {
     return { service: this.service, ready: (await this.readiness()).ready };

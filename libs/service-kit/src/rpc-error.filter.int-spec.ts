@@ -4,8 +4,10 @@ import { Entity, PrimaryKey } from '@mikro-orm/core';
 import { MikroOrmModule } from '@mikro-orm/nestjs';
 import { EntityManager } from '@mikro-orm/postgresql';
 import { Controller, Module, type DynamicModule, type INestApplication } from '@nestjs/common';
-import { ClientProxyFactory, MessagePattern, Transport, type ClientProxy } from '@nestjs/microservices';
+import { MessagePattern } from '@nestjs/microservices';
+import { readConfig } from '@petstore/config';
 import { databaseOptions, isDatabaseUnavailable } from '@petstore/database';
+import { createRpcClient, rpcTransportConfigShape, type RpcClient } from '@petstore/rpc';
 import { Client } from 'pg';
 import { firstValueFrom } from 'rxjs';
 import { bootstrapService } from './bootstrap';
@@ -61,7 +63,7 @@ function probeModule(url: string): DynamicModule {
   };
 }
 
-async function startProbe(url: string): Promise<{ app: INestApplication; client: ClientProxy; send(cmd: string): Promise<unknown> }> {
+async function startProbe(url: string): Promise<{ app: INestApplication; client: RpcClient; send(cmd: string): Promise<unknown> }> {
   const config: ServiceConfig = {
     nodeEnv: 'test',
     logLevel: 'error',
@@ -71,9 +73,12 @@ async function startProbe(url: string): Promise<{ app: INestApplication; client:
     databaseUrl: url,
     kafkaBrokers: [],
     kafkaNamespace: '',
+    ...readConfig(rpcTransportConfigShape, { ...process.env, NATS_SUBJECT_PREFIX: `t-${randomBytes(4).toString('hex')}.` }),
+    shutdownDelayMs: 0,
+    drainTimeoutMs: 1000,
   };
-  const app = await bootstrapService(probeModule(url), config);
-  const client = ClientProxyFactory.create({ transport: Transport.TCP, options: { host: '127.0.0.1', port: config.rpcPort } });
+  const app = await bootstrapService(probeModule(url), config, 'probe');
+  const client = createRpcClient(config, 'probe', { host: '127.0.0.1', port: config.rpcPort }, 'test');
   const send = (cmd: string) => firstValueFrom(client.send({ cmd }, {})).catch((error: unknown) => ({ rejected: error }));
   return { app, client, send };
 }

@@ -1,5 +1,5 @@
 import { Injectable, type CallHandler, type ExecutionContext, type NestInterceptor } from '@nestjs/common';
-import type { TcpContext } from '@nestjs/microservices';
+import { PATTERN_METADATA } from '@nestjs/microservices/constants';
 import { processLogger, rpcServerSeconds, withLogContext, type LogFields } from '@petstore/observability';
 import { finalize, Observable, tap } from 'rxjs';
 import { rpcErrorBodyOf } from './rpc-error.filter';
@@ -17,7 +17,7 @@ export class RpcObserverInterceptor implements NestInterceptor {
   intercept(context: ExecutionContext, next: CallHandler): Observable<unknown> {
     if (context.getType() !== 'rpc') return next.handle();
     const rpc = context.switchToRpc();
-    const pattern = patternName(rpc.getContext<TcpContext>().getPattern());
+    const pattern = patternName(context.getHandler());
     const requestId = (rpc.getData() as { requestId?: unknown } | null)?.requestId;
     const fields: LogFields = typeof requestId === 'string' ? { requestId } : {};
     // The handler runs when the result is subscribed to, so the context is bound there.
@@ -43,12 +43,10 @@ export class RpcObserverInterceptor implements NestInterceptor {
   }
 }
 
-/** The TCP transport hands the pattern over serialized: `{"cmd":"orders.place"}` is `orders.place`. */
-function patternName(serialized: string): string {
-  try {
-    const cmd = (JSON.parse(serialized) as { cmd?: unknown }).cmd;
-    return typeof cmd === 'string' ? cmd : serialized;
-  } catch {
-    return serialized;
-  }
+/** The handler's own pattern (`@RpcHandler` sets it), the same whatever the transport calls the message. */
+function patternName(handler: object): string {
+  const patterns = Reflect.getMetadata(PATTERN_METADATA, handler) as Array<{ cmd?: unknown } | string> | undefined;
+  const pattern = patterns?.[0];
+  if (typeof pattern === 'string') return pattern;
+  return typeof pattern?.cmd === 'string' ? pattern.cmd : 'unknown';
 }

@@ -29,7 +29,7 @@ export function runService<C extends ServiceConfig>(service: ServiceDefinition<C
   const run = async (): Promise<void> => {
     if (process.argv[2] === 'dlt') process.exit(await deadLetterCommand(service.name, config, process.argv.slice(3)));
     if (process.argv[2] !== 'migrate') {
-      await bootstrapService(service.appModule(config), config);
+      await bootstrapService(service.appModule(config), config, service.name);
       return;
     }
     // With an owner's URL, migrate as the owner and give the serving role its grants; without, as before.

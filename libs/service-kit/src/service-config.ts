@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import {
   ConfigError,
+  int,
   list,
   logLevel,
   nodeEnv,
@@ -13,13 +14,15 @@ import {
   type NodeEnv,
   type Reader,
 } from '@petstore/config';
+import { rpcTransportConfigShape, type RpcTransportConfig } from '@petstore/rpc';
 
-export interface ServiceConfig {
+export interface ServiceConfig extends RpcTransportConfig {
   nodeEnv: NodeEnv;
   logLevel: LogLevel;
   httpPort: number;
   /** Interface both servers bind to: 127.0.0.1 on a developer machine, 0.0.0.0 in a container. */
   host: string;
+  /** The TCP transport's port (RPC_TRANSPORT=tcp). */
   rpcPort: number;
   /** Where the service serves from, as its own least-privileged role (DATABASE_PASSWORD_FILE already applied). */
   databaseUrl: string;
@@ -28,6 +31,10 @@ export interface ServiceConfig {
   kafkaBrokers: string[];
   /** Prefix of every topic and consumer group: lets test runs share one broker without seeing each other. */
   kafkaNamespace: string;
+  /** After SIGTERM, how long the service still serves while readiness already says no (load balancers notice). */
+  shutdownDelayMs: number;
+  /** Then, how long requests already taken may take to finish before the service stops anyway. */
+  drainTimeoutMs: number;
 }
 
 export interface ServiceDefaults {
@@ -47,6 +54,9 @@ export function serviceConfigShape(defaults: ServiceDefaults): ConfigShape<Servi
     migrationDatabaseUrl: (env) => (env['MIGRATION_DATABASE_URL']?.trim() ? postgresUrl('MIGRATION_DATABASE_URL', '')(env) : undefined),
     kafkaBrokers: list('KAFKA_BROKERS', '127.0.0.1:9092'),
     kafkaNamespace: (env) => env['KAFKA_NAMESPACE']?.trim() ?? '',
+    ...rpcTransportConfigShape,
+    shutdownDelayMs: int('SHUTDOWN_DELAY_MS', 0, { min: 0, max: 600_000 }),
+    drainTimeoutMs: int('DRAIN_TIMEOUT_MS', 10_000, { min: 0, max: 600_000 }),
   };
 }
 

@@ -1,5 +1,6 @@
-import type { Env } from '@petstore/config';
+import { readConfig, type Env } from '@petstore/config';
 import { assertTestDatabaseName, databaseName } from '@petstore/database';
+import { rpcTransportConfigShape } from '@petstore/rpc';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
@@ -18,8 +19,9 @@ export interface BuiltServiceOptions {
   env?: Env;
 }
 
-/** Another service, run as its own process from its built bundle, reached over TCP as the gateway does. */
+/** Another service, run as its own process from its built bundle, reached over RPC as the gateway does. */
 export interface BuiltService extends Pick<RpcTestClient, 'send' | 'refusal'> {
+  /** Its RPC_PORT, for CATALOG_RPC when RPC_TRANSPORT=tcp (over NATS the suite's namespace finds it). */
   rpcAddress: string;
   /** Rows of a query (`?` placeholders) against the service's database, for asserting what was written. */
   sql<T = Record<string, unknown>>(query: string, params?: unknown[]): Promise<T[]>;
@@ -55,7 +57,7 @@ export async function startBuiltService(
   try {
     await waitUntilReady(`http://127.0.0.1:${httpPort}/health/ready`, service.child, service.output);
     await database.connect();
-    client = await connectRpcClient('127.0.0.1', rpcPort);
+    client = await connectRpcClient(readConfig(rpcTransportConfigShape, processEnv), app, '127.0.0.1', rpcPort);
   } catch (error) {
     await stop();
     await database.end().catch(() => undefined);

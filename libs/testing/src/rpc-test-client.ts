@@ -1,9 +1,9 @@
-import { ClientProxyFactory, Transport } from '@nestjs/microservices';
 import type { RpcErrorBody } from '@petstore/contracts';
+import { createRpcClient, type RpcTransportConfig } from '@petstore/rpc';
 import { randomUUID } from 'node:crypto';
 import { firstValueFrom } from 'rxjs';
 
-/** A service's TCP transport, reached as the gateway reaches it. */
+/** A service's RPC transport, reached as the gateway reaches it. */
 export interface RpcTestClient {
   /** Sends a message (with a fresh requestId) and resolves with the reply; rejects with the RPC error body. */
   send<T>(pattern: { cmd: string }, payload: object): Promise<T>;
@@ -12,8 +12,9 @@ export interface RpcTestClient {
   close(): Promise<void>;
 }
 
-export async function connectRpcClient(host: string, port: number): Promise<RpcTestClient> {
-  const client = ClientProxyFactory.create({ transport: Transport.TCP, options: { host, port } });
+/** `service` names the queue group (NATS); `host` and `port` the address (RPC_TRANSPORT=tcp). */
+export async function connectRpcClient(transport: RpcTransportConfig, service: string, host: string, port: number): Promise<RpcTestClient> {
+  const client = createRpcClient(transport, service, { host, port }, 'test');
   await client.connect();
 
   const send = <T>(pattern: { cmd: string }, payload: object) =>
@@ -31,7 +32,7 @@ export async function connectRpcClient(host: string, port: number): Promise<RpcT
       throw new Error(`Expected ${pattern.cmd} to fail, it answered ${JSON.stringify(reply)}`);
     },
     async close() {
-      client.close();
+      await client.close();
     },
   };
 }

@@ -11,7 +11,7 @@ export interface ServiceEnvOptions {
   env?: Env;
 }
 
-/** The variables of a service under test: free ports, the test database, the suite's Kafka namespace. */
+/** The variables of a service under test: free ports, the test database, the suite's namespace for Kafka and for RPC subjects. */
 export async function serviceTestEnv({ namespace, databaseUrl, logLevel, env = {} }: ServiceEnvOptions) {
   const [httpPort, rpcPort] = [await freePort(), await freePort()];
   const variables: Env = {
@@ -23,6 +23,7 @@ export async function serviceTestEnv({ namespace, databaseUrl, logLevel, env = {
     DATABASE_URL: databaseUrl,
     KAFKA_BROKERS: testKafkaBrokers().join(','),
     KAFKA_NAMESPACE: namespace,
+    NATS_SUBJECT_PREFIX: namespace,
     ...env,
   };
   return { variables, httpPort, rpcPort };

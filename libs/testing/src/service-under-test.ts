@@ -2,7 +2,7 @@ import { MikroORM, type Options } from '@mikro-orm/postgresql';
 import type { DynamicModule, INestApplication } from '@nestjs/common';
 import { readConfig, type ConfigShape, type Env } from '@petstore/config';
 import { prepareTestDatabase } from '@petstore/database';
-import { bootstrapService, type ServiceConfig } from '@petstore/service-kit';
+import { bootstrapService, SERVICE_NAME, type ServiceConfig } from '@petstore/service-kit';
 import { connectRpcClient, type RpcTestClient } from './rpc-test-client';
 import { serviceTestEnv } from './service-env';
 
@@ -31,7 +31,7 @@ export interface ServiceTestOptions {
   logLevel?: string;
 }
 
-/** A service as the gateway sees it: the real process wiring on free ports, reached over TCP. */
+/** A service as the gateway sees it: the real process wiring on free ports, reached over its RPC transport. */
 export interface RunningService<C extends ServiceConfig> extends Pick<RpcTestClient, 'send' | 'refusal'> {
   config: C;
   app: INestApplication;
@@ -41,7 +41,7 @@ export interface RunningService<C extends ServiceConfig> extends Pick<RpcTestCli
 }
 
 /**
- * Starts a service in this process the way its main.ts does (bootstrapService: TCP transport,
+ * Starts a service in this process the way its main.ts does (bootstrapService: RPC transport,
  * health HTTP server, Kafka relay and consumer), against a freshly migrated test database.
  */
 export async function startServiceForTest<C extends ServiceConfig>(
@@ -53,7 +53,7 @@ export async function startServiceForTest<C extends ServiceConfig>(
   if (resetDatabase) await prepareTestDatabase(recipe.databaseOptions(config.databaseUrl));
   const app = await bootstrapService(recipe.appModule(config), config);
   if (waitForConsumer) await recipe.whenConsumerJoined(app);
-  const client = await connectRpcClient(config.host, rpcPort);
+  const client = await connectRpcClient(config, app.get<string>(SERVICE_NAME, { strict: false }), config.host, rpcPort);
   const orm = app.get(MikroORM);
 
   return {

@@ -1,8 +1,30 @@
 import { Controller, Module, type INestMicroservice } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { MessagePattern, RpcException, ServerTCP } from '@nestjs/microservices';
-import type { RpcErrorBody } from '@petstore/contracts';
+import { readConfig } from '@petstore/config';
+import { CatalogRpc, InventoryRpc, OrdersRpc, type RpcErrorBody } from '@petstore/contracts';
+import { NatsRpcServer, rpcTransportConfigShape, type RpcTransportConfig } from '@petstore/rpc';
+import type { NatsConnection } from 'nats';
+import { randomBytes } from 'node:crypto';
 import { createServer, type AddressInfo, type Server, type Socket } from 'node:net';
+
+/**
+ * The transport the test run asks for (RPC_TRANSPORT, NATS_SERVERS), on subjects of this test
+ * file's own: the gateway under test uses the same, unless a test gives it another prefix.
+ */
+export const fakeTransport: RpcTransportConfig = readConfig(rpcTransportConfigShape, {
+  ...process.env,
+  NATS_SUBJECT_PREFIX: `gateway-test-${randomBytes(4).toString('hex')}.`,
+});
+
+const DEFINITIONS = [...Object.values(CatalogRpc), ...Object.values(OrdersRpc), ...Object.values(InventoryRpc)];
+
+/** The service that answers these patterns (the health check belongs to every service). */
+function serviceOf(patterns: ReadonlyArray<{ cmd: string }>): string {
+  const services = new Set(patterns.map(({ cmd }) => DEFINITIONS.find((definition) => definition.pattern.cmd === cmd)?.service).filter(Boolean));
+  if (services.size !== 1) throw new Error(`A fake service answers the patterns of one service, not of ${services.size}`);
+  return [...services][0] as string;
+}
 
 export type FakeHandler = (data: Record<string, unknown>) => unknown;
 
@@ -21,18 +43,24 @@ export async function closedPort(): Promise<number> {
 }
 
 /**
- * A real Nest TCP microservice that answers the given patterns with whatever the test sets,
- * and remembers what it received. Only for gateway-level tests: the real services are
- * exercised end to end elsewhere.
+ * A real Nest microservice on the run's RPC transport (NATS, in the queue group of the service
+ * whose patterns it answers; or TCP on a port of its own) that answers the given patterns with
+ * whatever the test sets, and remembers what it received. Only for gateway-level tests: the real
+ * services are exercised end to end elsewhere.
  */
 export class FakeService {
   readonly received: Array<{ cmd: string; data: Record<string, unknown> }> = [];
   private readonly handlers = new Map<string, FakeHandler>();
   private app?: INestMicroservice;
+  private nats?: NatsRpcServer;
   private readonly sockets = new Set<Socket>();
+  /** The TCP port (RPC_TRANSPORT=tcp). */
   port = 0;
+  readonly service: string;
 
-  constructor(private readonly patterns: ReadonlyArray<{ cmd: string }>) {}
+  constructor(private readonly patterns: ReadonlyArray<{ cmd: string }>) {
+    this.service = serviceOf(patterns);
+  }
 
   on(pattern: { cmd: string }, handler: FakeHandler): this {
     this.handlers.set(pattern.cmd, handler);
@@ -44,8 +72,14 @@ export class FakeService {
     this.received.length = 0;
   }
 
-  /** Starts on a free port, or on the port it had (a restart). */
+  /** Joins the service's queue group; over TCP, starts on a free port, or on the port it had (a restart). */
   async start(): Promise<this> {
+    if (fakeTransport.rpcTransport === 'nats') {
+      this.nats = new NatsRpcServer({ servers: fakeTransport.natsServers, subjectPrefix: fakeTransport.natsSubjectPrefix, service: this.service });
+      this.app = await NestFactory.createMicroservice(this.module(), { strategy: this.nats, logger: false });
+      await this.app.listen();
+      return this;
+    }
     const server = new ServerTCP({ host: '127.0.0.1', port: this.port });
     this.app = await NestFactory.createMicroservice(this.module(), { strategy: server, logger: false });
     await this.app.listen();
@@ -61,6 +95,8 @@ export class FakeService {
   /** Breaks every connection, as a service that crashes while it handles a request. */
   dropConnections(): void {
     for (const socket of this.sockets) socket.destroy();
+    // Over NATS the connection is to the NATS server: the gateway's request is lost with it.
+    void this.nats?.unwrap<NatsConnection>().reconnect();
   }
 
   async stop(): Promise<void> {

@@ -1,6 +1,6 @@
 import type { GatewayConfig } from '../config';
 import { createGateway, type HttpLimits } from '../gateway';
-import type { FakeService } from './fake-service';
+import { fakeTransport, type FakeService } from './fake-service';
 import { call, type HttpResponse, type RequestOptions } from './http-client';
 
 export interface GatewayUnderTest {
@@ -23,11 +23,13 @@ export async function startGateway(
     host: '127.0.0.1',
     httpPort: 0,
     metricsPort: 0,
+    ...fakeTransport,
     catalogRpc: { host: '127.0.0.1', port: services.catalog.port },
     ordersRpc: { host: '127.0.0.1', port: services.orders.port },
     inventoryRpc: { host: '127.0.0.1', port: services.inventory.port },
     apiKeys: [],
     rateLimitPerSecond: 1000,
+    rateLimitRedisUrl: undefined,
     upstreamTimeoutMs: 400,
     inventoryDetailsTimeoutMs: 150,
     petsV1Sunset: new Date('2999-01-01T00:00:00Z'),

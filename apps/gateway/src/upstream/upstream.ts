@@ -1,32 +1,31 @@
 import { Logger } from '@nestjs/common';
-import { ClientProxyFactory, Transport, type ClientProxy } from '@nestjs/microservices';
 import { isRpcErrorBody, type AnyRpcDefinition, type ReplyOf, type RequestOf, type RpcService } from '@petstore/contracts';
 import { timeRpcCall, traceRpcCall } from '@petstore/observability';
+import { createRpcClient, transportFailureOf, type RpcClient } from '@petstore/rpc';
 import { defaultIfEmpty, firstValueFrom, from, timeout, TimeoutError } from 'rxjs';
 import type { GatewayConfig } from '../config';
 import { ApiError, internalError } from '../http/api-error';
 
 export const SERVICES: readonly RpcService[] = ['catalog', 'orders', 'inventory'];
 
-/** Socket errors of connecting: nothing was sent, so the request was not carried out (503). */
-const NOT_CONNECTED = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH']);
-
 /**
- * The one place the gateway sends RPC: request/response over the TCP transport of
- * @nestjs/microservices, bounded by a timeout. A service's refusal (the RPC error body) becomes
- * the same HTTP error. What the client may retry blindly is told apart from what it may not:
- * no connection, or no connection within the timeout, is 503 (nothing was sent); a connection
- * that breaks after sending, or no answer in time, is 504 (the outcome is unknown).
+ * The one place the gateway sends RPC: request/response over the configured transport of
+ * @nestjs/microservices (@petstore/rpc), bounded by a timeout. A service's refusal (the RPC error
+ * body) becomes the same HTTP error. What the client may retry blindly is told apart from what it
+ * may not: no replica to take it ("no responders"), no connection to NATS or to the TCP address,
+ * or none within the timeout, is 503 (nothing was sent); no answer in time, or a TCP connection
+ * that breaks after sending, is 504 (the outcome is unknown).
  *
- * Nest's TCP client connects on the first call and, when the connection closes (a service
- * restart), forgets it; the next call connects again, so the gateway recovers by itself.
+ * Over NATS each request goes to one replica of the service's queue group, whichever are
+ * subscribed at that moment; a replica that stops leaves the group first, so it gets no new
+ * request. Nest's clients connect on the first call and reconnect by themselves.
  */
 export class Upstream {
   private readonly logger = new Logger('Upstream');
-  private readonly clients: Record<RpcService, ClientProxy>;
+  private readonly clients: Record<RpcService, RpcClient>;
 
   constructor(private readonly config: GatewayConfig) {
-    const client = (service: RpcService) => ClientProxyFactory.create({ transport: Transport.TCP, options: config[`${service}Rpc`] });
+    const client = (service: RpcService) => createRpcClient(config, service, config[`${service}Rpc`], 'gateway');
     this.clients = { catalog: client('catalog'), orders: client('orders'), inventory: client('inventory') };
   }
 
@@ -49,10 +48,9 @@ export class Upstream {
   private toApiError(service: RpcService, rpc: AnyRpcDefinition, error: unknown): ApiError {
     if (isRpcErrorBody(error)) return new ApiError(error.code, error.message, error.details, undefined, error.status);
     if (error instanceof TimeoutError) return new ApiError('UPSTREAM_TIMEOUT', `The ${service} service did not answer in time`);
-    const code = (error as { code?: unknown } | null)?.code;
-    // Connecting anew inside `send` (the connection closed a moment ago) failed: nothing was sent.
-    if (typeof code === 'string' && NOT_CONNECTED.has(code)) return unavailable(service);
-    if (error instanceof Error && (error.message === 'Connection closed' || typeof code === 'string')) {
+    const failure = transportFailureOf(error);
+    if (failure === 'not-sent') return unavailable(service);
+    if (failure === 'outcome-unknown') {
       return new ApiError('UPSTREAM_TIMEOUT', `The connection to the ${service} service broke after the request was sent; its outcome is unknown`);
     }
     this.logger.error(`Unexpected answer from ${service} to ${rpc.pattern.cmd}: ${error instanceof Error ? (error.stack ?? error.message) : JSON.stringify(error)}`);

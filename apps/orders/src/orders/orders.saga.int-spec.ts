@@ -592,7 +592,8 @@ describe('order saga', () => {
         namespace,
         databaseUrl: testDatabaseUrl('orders'),
         resetDatabase: false,
-        env: { CATALOG_RPC: catalog.rpcAddress, MAX_HELD_ANSWERS: '1' },
+        // Subjects of its own: over NATS the other replica would take half of what is sent to this one.
+        env: { CATALOG_RPC: catalog.rpcAddress, MAX_HELD_ANSWERS: '1', NATS_SUBJECT_PREFIX: `${namespace}narrow.` },
       });
       try {
         const petId = await seedPet('available', 5);

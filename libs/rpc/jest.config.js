@@ -1,0 +1,5 @@
+module.exports = {
+  displayName: 'rpc',
+  preset: '../../jest.preset.js',
+  coverageDirectory: '../../coverage/libs/rpc',
+};

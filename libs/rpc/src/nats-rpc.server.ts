@@ -1,0 +1,108 @@
+import { Logger } from '@nestjs/common';
+import { ServerNats, type NatsContext } from '@nestjs/microservices';
+import type { Msg, NatsConnection, Subscription } from 'nats';
+import { commandOf } from './pattern';
+import { rpcSubject } from './rpc-transport.config';
+
+export interface NatsRpcServerOptions {
+  servers: string[];
+  subjectPrefix: string;
+  /** The queue group: every replica of a service shares one, so each request goes to one of them. */
+  service: string;
+}
+
+type Response = { err?: unknown; isDisposed?: boolean; status?: string };
+
+/**
+ * Nest's NATS transport, serving `<prefix><service>.<cmd>` in the queue group `<service>`, with a
+ * stop that loses no request: `stopTakingRequests` unsubscribes from the queue group (the NATS
+ * server sends new requests to the other replicas from then on), lets the requests already
+ * delivered here finish and answer, then drains the connection. Nest's own `gracefulShutdown`
+ * only waits a fixed period and does not know when the last handler answered.
+ */
+export class NatsRpcServer extends ServerNats {
+  private readonly stopLogger = new Logger('NatsRpcServer');
+  private readonly subscribed: Subscription[] = [];
+  /** Requests received and not yet answered. */
+  private readonly inFlight = new Set<Msg>();
+  private idle?: () => void;
+  private stopping?: Promise<void>;
+
+  constructor(private readonly rpc: NatsRpcServerOptions) {
+    super({ servers: rpc.servers, name: rpc.service, maxReconnectAttempts: -1 });
+  }
+
+  override bindEvents(client: NatsConnection): void {
+    for (const channel of this.messageHandlers.keys()) {
+      const subject = rpcSubject(this.rpc.subjectPrefix, this.rpc.service, commandOf(channel));
+      const callback = this.getMessageHandler(channel).bind(this) as (error: Error | null, msg: Msg) => void;
+      this.subscribed.push(client.subscribe(subject, { queue: this.rpc.service, callback }));
+    }
+  }
+
+  override async handleMessage(channel: string, msg: Msg): Promise<unknown> {
+    if (!msg.reply) return super.handleMessage(channel, msg);
+    this.inFlight.add(msg);
+    try {
+      return await super.handleMessage(channel, msg);
+    } catch (error) {
+      this.settle(msg);
+      throw error;
+    }
+  }
+
+  override getPublisher(msg: Msg, id: string, context: NatsContext): (response: Response) => unknown {
+    const publish = super.getPublisher(msg, id, context);
+    return (response) => {
+      try {
+        return publish(response);
+      } finally {
+        // The last packet of an answer is marked disposed; a refusal carries `err`.
+        if (response.isDisposed || response.err !== undefined) this.settle(msg);
+      }
+    };
+  }
+
+  /** Requests being handled now (for tests and the stop's log line). */
+  get inFlightCount(): number {
+    return this.inFlight.size;
+  }
+
+  /** Stops taking requests and answers those already taken, for at most `drainTimeoutMs`; idempotent. */
+  stopTakingRequests(drainTimeoutMs: number): Promise<void> {
+    this.stopping ??= this.stop(drainTimeoutMs);
+    return this.stopping;
+  }
+
+  override async close(): Promise<void> {
+    await this.stopTakingRequests(0);
+    await super.close();
+  }
+
+  private async stop(drainTimeoutMs: number): Promise<void> {
+    let connection: NatsConnection;
+    try {
+      connection = this.unwrap<NatsConnection>();
+    } catch {
+      return; // never listened
+    }
+    // Resolves once the server has the unsubscription and every message it routed here before it has been handed over.
+    await Promise.all(this.subscribed.map((subscription) => subscription.drain().catch(() => undefined)));
+    if (this.inFlight.size > 0) {
+      let timer: NodeJS.Timeout | undefined;
+      await new Promise<void>((resolve) => {
+        this.idle = resolve;
+        timer = setTimeout(resolve, drainTimeoutMs);
+      });
+      clearTimeout(timer);
+      if (this.inFlight.size > 0) this.stopLogger.warn(`Stopped with ${this.inFlight.size} RPC request(s) unanswered after ${drainTimeoutMs} ms`);
+    }
+    // Flushes the answers still buffered, then closes.
+    if (!connection.isClosed()) await connection.drain().catch(() => undefined);
+  }
+
+  private settle(msg: Msg): void {
+    this.inFlight.delete(msg);
+    if (this.inFlight.size === 0) this.idle?.();
+  }
+}
