@@ -34,7 +34,13 @@ function brokersOf(kafka) {
 }
 
 function kafkaEnv(kafka) {
-  return { ...process.env, KAFKA_CLUSTER_PORT: String(kafka.port), KAFKA_CLUSTER_DATA_DIR: kafka.dataDir };
+  return {
+    ...process.env,
+    KAFKA_CLUSTER_PORT: String(kafka.port),
+    KAFKA_CLUSTER_DATA_DIR: kafka.dataDir,
+    // A broker that rejoins a busy cluster on a loaded two-core machine can take over a minute.
+    KAFKA_WAIT_TIMEOUT: process.env.KAFKA_WAIT_TIMEOUT ?? '180',
+  };
 }
 
 /** `scripts/kafka.sh cluster <command> [node]`, blocking (start-up and tear-down). */
@@ -64,13 +70,8 @@ function clusterKafkaAsync(command, kafka = CLUSTER_KAFKA, node) {
 function clusterLayout({ offset = 0, databaseSuffix = '_cluster', namespace = '', kafka = CLUSTER_KAFKA, replicas = REPLICAS, subjectPrefix = namespace || 'cluster.' } = {}) {
   const brokers = brokersOf(kafka);
   const base = stack.stackLayout({ offset, databaseSuffix, namespace, kafkaBrokers: brokers });
-  const shared = {
-    KAFKA_REPLICATION_FACTOR: '3',
-    KAFKA_MIN_INSYNC_REPLICAS: '2',
-    RPC_TRANSPORT: 'nats',
-    NATS_SERVERS: 'nats://127.0.0.1:4222',
-    NATS_SUBJECT_PREFIX: subjectPrefix,
-  };
+  // RPC over NATS comes with stack.cjs's layout (RPC_TRANSPORT, NATS_SERVERS); only the prefix is the cluster's own.
+  const shared = { KAFKA_REPLICATION_FACTOR: '3', KAFKA_MIN_INSYNC_REPLICAS: '2', NATS_SUBJECT_PREFIX: subjectPrefix };
   const shift = (value, n) => String(Number(value) + REPLICA_PORT_STEP * n);
   // Where replica 1 of a service serves RPC: the address the TCP transport (RPC_TRANSPORT=tcp) reaches.
   const rpcOfFirst = (tier) => `127.0.0.1:${shift(base.envs[tier].RPC_PORT, 1)}`;
@@ -111,58 +112,15 @@ function clusterLayout({ offset = 0, databaseSuffix = '_cluster', namespace = ''
 
 // ---------------------------------------------------------------- machine services
 
-function commandExists(command) {
-  return spawnSync('sh', ['-c', `command -v ${command}`], { stdio: 'ignore' }).status === 0;
-}
-
-let aptUpdated = false;
-/** Installs a Debian package on first use, as scripts/kafka.sh fetches Kafka. */
-function aptInstall(pkg) {
-  if (!commandExists('apt-get')) throw new Error(`${pkg} is missing and this machine has no apt-get: install it by hand`);
-  console.log(`[cluster] installing ${pkg} from Debian's packages (first use)`);
-  const asRoot = process.getuid?.() === 0 ? [] : ['sudo'];
-  const run = (args) => {
-    const result = spawnSync(asRoot[0] ?? args[0], asRoot.length ? args : args.slice(1), {
-      stdio: 'inherit',
-      env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' },
-    });
-    if (result.status !== 0) throw new Error(`${args.join(' ')} failed`);
-  };
-  if (!aptUpdated) run(['apt-get', 'update', '-qq']);
-  aptUpdated = true;
-  run(['apt-get', 'install', '-y', '-qq', '--no-install-recommends', pkg]);
-}
-
-/**
- * NATS and Redis are the machine's shared ones (stacks keep apart by subject prefix and key);
- * one that does not answer is started, and installed first if missing.
- */
-async function ensureLocalServer({ name, port, binary, pkg, args }) {
-  if (await stack.canConnect('127.0.0.1', port)) return;
-  if (!commandExists(binary)) aptInstall(pkg);
-  console.log(`[cluster] ${name} is not answering on 127.0.0.1:${port}; starting ${binary}`);
-  const child = spawn(binary, args, { detached: true, stdio: 'ignore' });
-  child.unref();
-  const deadline = Date.now() + 15_000;
-  while (!(await stack.canConnect('127.0.0.1', port))) {
-    if (Date.now() > deadline) throw new Error(`${binary} did not open 127.0.0.1:${port} within 15 s`);
-    await new Promise((resolve) => setTimeout(resolve, 200));
-  }
-}
-
+/** NATS and Redis are the machine's shared ones (stacks keep apart by subject prefix and key), started if they do not answer. */
 async function ensureNatsAndRedis() {
-  await ensureLocalServer({ name: 'NATS', port: 4222, binary: 'nats-server', pkg: 'nats-server', args: ['-a', '127.0.0.1', '-p', '4222'] });
-  await ensureLocalServer({
-    name: 'Redis',
-    port: 6379,
-    binary: 'redis-server',
-    pkg: 'redis-server',
-    args: ['--bind', '127.0.0.1', '--port', '6379', '--save', '', '--appendonly', 'no'],
-  });
+  await stack.ensureNats();
+  await stack.ensureRedis();
 }
 
+/** HAProxy from Debian's packages, installed on first use as Kafka is fetched on first use; its path. */
 function ensureHaproxy() {
-  if (!commandExists('haproxy')) aptInstall('haproxy');
+  return stack.installPackage('haproxy', 'haproxy');
 }
 
 // ---------------------------------------------------------------- the load balancer
@@ -241,14 +199,14 @@ frontend stats
 
 /** Starts HAProxy in the foreground as a child of this process, with a freshly written configuration. */
 async function startBalancer(layout, { output = process.stdout } = {}) {
-  ensureHaproxy();
+  const haproxy = ensureHaproxy();
   const dir = path.join(stack.ROOT, 'tmp', `haproxy-${layout.balancer.port}`);
   fs.mkdirSync(dir, { recursive: true });
   const configFile = path.join(dir, 'haproxy.cfg');
   fs.writeFileSync(configFile, haproxyConfig(layout, dir));
-  const check = spawnSync('haproxy', ['-c', '-q', '-f', configFile], { encoding: 'utf8' });
+  const check = spawnSync(haproxy, ['-c', '-q', '-f', configFile], { encoding: 'utf8' });
   if (check.status !== 0) throw new Error(`HAProxy refused ${configFile}:\n${check.stdout}${check.stderr}`);
-  const child = spawn('haproxy', ['-db', '-f', configFile], { stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(haproxy, ['-db', '-f', configFile], { stdio: ['ignore', 'pipe', 'pipe'] });
   for (const stream of [child.stdout, child.stderr]) stream.on('data', (chunk) => output.write(`[haproxy]   ${chunk}`));
   const deadline = Date.now() + 10_000;
   while (!(await stack.canConnect('127.0.0.1', layout.balancer.port))) {
