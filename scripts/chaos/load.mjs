@@ -16,13 +16,13 @@ export class Api {
   }
 
   /** Answers `{ status, body }`; a transport failure is `{ status: 0, error }` with its code. */
-  async call(method, url, body, headers = {}) {
+  async call(method, url, body, headers = {}, { timeoutMs = REQUEST_TIMEOUT_MS } = {}) {
     try {
       const response = await fetch(`${this.baseUrl}${url}`, {
         method,
         headers: { authorization: `Bearer ${this.apiKey}`, ...(body && { 'content-type': 'application/json' }), ...headers },
         body: body && JSON.stringify(body),
-        signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS),
+        signal: AbortSignal.timeout(timeoutMs),
       });
       const text = await response.text();
       return { status: response.status, body: text ? JSON.parse(text) : undefined };
