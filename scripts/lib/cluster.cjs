@@ -183,9 +183,10 @@ backend gateways
   balance roundrobin
   option httpchk GET /health/live
   http-check expect status 200
-  # One failed check takes a gateway out; a slow answer on a busy machine is not a failure until 2 s.
-  timeout check 2s
-  default-server check inter 500ms fall 1 rise 2
+  # Only for a gateway that is gone: a stopping one is left by the retries above. Lenient, because a
+  # gateway saturated by load answers its check late, and taking it out would only refuse more.
+  timeout check 5s
+  default-server check inter 1s fall 3 rise 2
 ${servers.join('\n')}
 
 frontend stats
