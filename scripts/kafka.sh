@@ -330,9 +330,11 @@ cmd_wait() {
 
 # Starts the broker process without waiting for it: the nodes of a cluster are all
 # launched before any is waited for, since none serves until a majority runs.
+ALREADY_RUNNING=false
 cmd_launch() {
   if port_open "$PORT"; then
     log "something already answers on $HOST:$PORT; assuming it is Kafka, not starting another broker"
+    ALREADY_RUNNING=true
     return 0
   fi
   command -v java >/dev/null || { err "java (17+) is required"; exit 1; }
@@ -340,6 +342,7 @@ cmd_launch() {
   # Another start may have won the race while we waited for the lock.
   if port_open "$PORT"; then
     log "something already answers on $HOST:$PORT; not starting another broker"
+    ALREADY_RUNNING=true
     exec 9>&-
     return 0
   fi
@@ -364,7 +367,8 @@ cmd_launch() {
 
 cmd_start() {
   cmd_launch
-  cmd_wait
+  # A broker that already answers was waited for by whoever started it.
+  $ALREADY_RUNNING || cmd_wait
 }
 
 cmd_stop() {
