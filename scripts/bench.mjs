@@ -14,6 +14,7 @@ import stack from './lib/stack.cjs';
 import rpc from './bench/rpc-load.cjs';
 import pacedLoadModule from './bench/paced-load.cjs';
 import otlp from './lib/otlp-receiver.cjs';
+import { benchCluster, clusterReport, onOnePet } from './bench/cluster.mjs';
 import '../libs/kafka/src/request-queue-fix.cjs';
 
 const { pacedLoad } = pacedLoadModule;
@@ -30,7 +31,7 @@ const CAPACITY_CONNECTIONS = Number(env('BENCH_CAPACITY_CONNECTIONS', 64));
 const SOAK_MINUTES = Number(env('BENCH_SOAK_MINUTES', 0));
 const SOAK_RATE = Number(env('BENCH_SOAK_RATE', 200));
 const IDLE_SECONDS = Number(env('BENCH_IDLE_SECONDS', 60));
-const SECTIONS = new Set(env('BENCH_ONLY', 'reads,floor,capacity,rates,wait,idle,tracing').split(','));
+const SECTIONS = new Set(env('BENCH_ONLY', 'reads,floor,capacity,rates,wait,idle,tracing,cluster').split(','));
 // BENCH_ONLY=transports: the read path and saga capacity on a stack restarted with each RPC transport, in turn.
 const TRANSPORTS = env('BENCH_TRANSPORTS', 'tcp,nats,tcp,nats').split(',');
 if (SOAK_MINUTES > 0) SECTIONS.add('soak');
@@ -150,6 +151,7 @@ async function main() {
       log('saga capacity');
       results.capacity = await capacity(ours);
     }
+    if (SECTIONS.has('cluster')) results.onePet = await capacity(onOnePet(ours, orderPets[0].id));
     if (SECTIONS.has('rates')) {
       results.rates = [];
       for (const rate of RATES) {
@@ -199,6 +201,7 @@ async function main() {
     await ordersDb.end();
     await running.stop();
   }
+  if (SECTIONS.has('cluster')) results.cluster = await benchCluster({ capacity, atRate, extraEnv, log });
   results.environment = await environment();
   writeReport(results);
 
@@ -711,6 +714,7 @@ function writeReport(results) {
     transportsOut.push('', ...table(['RPC_TRANSPORT', 'placed/s', 'decided/s', 'placed→decided p50 ms', 'p99 ms', 'failed', 'CPU ms per order'],
       results.transports.map((t) => [t.transport, t.capacity.placedPerSecond, `**${t.capacity.decidedPerSecond}**`, t.capacity.decisionP50, t.capacity.decisionP99, t.capacity.failed, cpuTotal(t.capacity)])));
   }
+  out.push(...clusterReport(results, { table }));
   if (results.tracing) {
     const t = results.tracing;
     out.push('', `### Tracing on vs off (saga capacity as above, run one after the other; on = every process exporting OTLP/HTTP JSON to a receiver in the benchmark process)`, '');

@@ -8,6 +8,12 @@
 #   scripts/kafka.sh wait     wait until the broker answers a metadata request
 #   scripts/kafka.sh reset    stop and delete all broker data
 #
+#   scripts/kafka.sh cluster {start|stop|status|wait|reset}
+#                             the same for a cluster of three KRaft nodes (each broker and
+#                             controller) with replication factor 3 and min.insync.replicas 2
+#   scripts/kafka.sh cluster {start-node|stop-node|kill-node|pid} <1-3>
+#                             one node of the cluster (kill-node: SIGKILL, for fault tests)
+#
 # Environment:
 #   KAFKA_PORT             client listener port        (default 9092)
 #   KAFKA_CONTROLLER_PORT  KRaft controller port       (default 9093)
@@ -15,6 +21,11 @@
 #   PETSTORE_CACHE         cache root                  (default ~/.cache/petstore)
 #   KAFKA_DATA_DIR         broker data, pid and logs   (default $PETSTORE_CACHE/kafka-data)
 #                          a second broker (the end-to-end tests' own) needs its own ports and data dir
+#   KAFKA_HEAP_OPTS        broker heap                 (default -Xms256m -Xmx512m; a cluster node -Xms128m -Xmx384m)
+#
+# Cluster mode (node n = 1, 2, 3 listens on KAFKA_CLUSTER_PORT + 10 * (n - 1), its controller one above):
+#   KAFKA_CLUSTER_PORT     first node's client port    (default 9192: nodes on 9192, 9202, 9212)
+#   KAFKA_CLUSTER_DATA_DIR the nodes' data dirs        (default $PETSTORE_CACHE/kafka-cluster/node-<n>)
 #
 # Nothing is written inside the repository: jars live in
 # $PETSTORE_CACHE/kafka-<version>/libs, data, pid file, rendered config and
@@ -35,6 +46,17 @@ readonly HOST=127.0.0.1
 readonly PORT=${KAFKA_PORT:-9092}
 readonly CONTROLLER_PORT=${KAFKA_CONTROLLER_PORT:-9093}
 readonly WAIT_TIMEOUT=${KAFKA_WAIT_TIMEOUT:-90}
+# Set by cluster mode for each node it runs; a lone broker is node 1 of a quorum of one.
+readonly NODE_ID=${KAFKA_NODE_ID:-1}
+readonly QUORUM_VOTERS=${KAFKA_QUORUM_VOTERS:-$NODE_ID@127.0.0.1:$CONTROLLER_PORT}
+readonly CLUSTER_NODES=${KAFKA_CLUSTER_NODES:-1}
+if ((CLUSTER_NODES > 1)); then
+  readonly REPLICATION_FACTOR=3 MIN_INSYNC_REPLICAS=2 OFFSETS_PARTITIONS=3
+  readonly HEAP_OPTS=${KAFKA_HEAP_OPTS:--Xms128m -Xmx384m}
+else
+  readonly REPLICATION_FACTOR=1 MIN_INSYNC_REPLICAS=1 OFFSETS_PARTITIONS=1
+  readonly HEAP_OPTS=${KAFKA_HEAP_OPTS:--Xms256m -Xmx512m}
+fi
 
 for port in "$PORT" "$CONTROLLER_PORT"; do
   [[ $port =~ ^[0-9]+$ ]] || { echo "[kafka] ERROR: invalid port '$port'" >&2; exit 2; }
@@ -60,7 +82,9 @@ readonly PID_FILE=$DATA_DIR/kafka.pid
 readonly LOG_FILE=$DATA_DIR/broker.log
 # JVM stdout/stderr (crashes before log4j is configured, OOM messages, ...).
 readonly OUT_FILE=$DATA_DIR/broker.out
-readonly LOCK_FILE=$CACHE_DIR/kafka.lock
+# Per broker (the nodes of a cluster start and stop side by side); fetching the jars has its own.
+readonly LOCK_FILE=$DATA_DIR.lock
+readonly FETCH_LOCK_FILE=$CACHE_DIR/kafka-fetch.lock
 
 # For the short-lived CLI JVMs (format, readiness check): C1 only and the
 # serial GC roughly halve their start-up CPU, which matters on small machines
@@ -72,6 +96,8 @@ err() { printf '[kafka] ERROR: %s\n' "$*" >&2; }
 
 usage() {
   echo "usage: $0 {start|stop|status|wait|reset}" >&2
+  echo "       $0 cluster {start|stop|status|wait|reset}" >&2
+  echo "       $0 cluster {start-node|stop-node|kill-node|pid} <1-3>" >&2
   exit 2
 }
 
@@ -115,13 +141,18 @@ print_log_tail() {
 # Serialise start/stop/reset so two concurrent callers (e.g. parallel test
 # runners) cannot launch two brokers or fetch jars twice into the same dir.
 take_lock() {
-  mkdir -p "$CACHE_DIR"
+  mkdir -p "$CACHE_DIR" "$(dirname "$DATA_DIR")"
   exec 9>"$LOCK_FILE"
   flock 9
 }
 
 fetch_libs() {
   [[ -f $LIBS_MARKER ]] && return 0
+  mkdir -p "$CACHE_DIR"
+  exec 8>"$FETCH_LOCK_FILE"
+  flock 8
+  # Another broker's start may have fetched them while this one waited.
+  [[ -f $LIBS_MARKER ]] && { exec 8>&-; return 0; }
   command -v mvn >/dev/null || { err "mvn is required to fetch the Kafka jars"; exit 1; }
   log "fetching Kafka $KAFKA_VERSION jars from Maven Central into $LIBS_DIR"
 
@@ -181,6 +212,7 @@ EOF
   rm -rf "$LIBS_DIR"
   mv "$tmp_libs" "$LIBS_DIR"
   touch "$LIBS_MARKER"
+  exec 8>&-
   log "fetched $(find "$LIBS_DIR" -name '*.jar' | wc -l) jars"
 }
 
@@ -203,6 +235,11 @@ render_config() {
   sed -e "s|@KAFKA_PORT@|$PORT|g" \
       -e "s|@KAFKA_CONTROLLER_PORT@|$CONTROLLER_PORT|g" \
       -e "s|@LOG_DIRS@|$LOG_DIRS|g" \
+      -e "s|@NODE_ID@|$NODE_ID|g" \
+      -e "s|@QUORUM_VOTERS@|$QUORUM_VOTERS|g" \
+      -e "s|@REPLICATION_FACTOR@|$REPLICATION_FACTOR|g" \
+      -e "s|@MIN_INSYNC_REPLICAS@|$MIN_INSYNC_REPLICAS|g" \
+      -e "s|@OFFSETS_PARTITIONS@|$OFFSETS_PARTITIONS|g" \
       "$TEMPLATE" >"$SERVER_PROPERTIES"
 }
 
@@ -230,7 +267,7 @@ launch_broker() {
   # so the pid file holds the JVM's pid. fd 9 (the lock) must not leak into
   # the long-lived broker or the lock would be held forever.
   nohup setsid bash -c 'echo $$ >"$1"; shift; exec "$@"' _ "$PID_FILE" \
-    java -Xms256m -Xmx512m -XX:+UseG1GC \
+    java $HEAP_OPTS -XX:+UseG1GC \
     -Djava.awt.headless=true \
     -XX:ErrorFile="$DATA_DIR/hs_err_pid%p.log" \
     -Dkafka.logs.dir="$DATA_DIR" \
@@ -291,17 +328,23 @@ cmd_wait() {
   log "broker ready on $HOST:$PORT"
 }
 
-cmd_start() {
+# Starts the broker process without waiting for it: the nodes of a cluster are all
+# launched before any is waited for, since none serves until a majority runs.
+ALREADY_RUNNING=false
+cmd_launch() {
   if port_open "$PORT"; then
     log "something already answers on $HOST:$PORT; assuming it is Kafka, not starting another broker"
-    exit 0
+    ALREADY_RUNNING=true
+    return 0
   fi
   command -v java >/dev/null || { err "java (17+) is required"; exit 1; }
   take_lock
   # Another start may have won the race while we waited for the lock.
   if port_open "$PORT"; then
     log "something already answers on $HOST:$PORT; not starting another broker"
-    exit 0
+    ALREADY_RUNNING=true
+    exec 9>&-
+    return 0
   fi
   local pid
   if pid=$(broker_pid); then
@@ -320,7 +363,12 @@ cmd_start() {
     launch_broker
   fi
   exec 9>&-
-  cmd_wait
+}
+
+cmd_start() {
+  cmd_launch
+  # A broker that already answers was waited for by whoever started it.
+  $ALREADY_RUNNING || cmd_wait
 }
 
 cmd_stop() {
@@ -373,13 +421,102 @@ cmd_status() {
 cmd_reset() {
   cmd_stop
   # Guard against deleting something unexpected if the paths were mangled.
-  [[ -n $DATA_DIR && $DATA_DIR == */kafka-data* ]] || { err "refusing to delete $DATA_DIR"; exit 1; }
+  [[ -n $DATA_DIR && ($DATA_DIR == */kafka-data* || $DATA_DIR == */kafka-cluster*) ]] || { err "refusing to delete $DATA_DIR"; exit 1; }
   rm -rf "$DATA_DIR"
   log "deleted $DATA_DIR"
 }
 
+# ---------------------------------------------------------------- cluster mode
+# Each node is this same script run with the node's ports, data dir and quorum.
+
+readonly CLUSTER_PORT=${KAFKA_CLUSTER_PORT:-9192}
+readonly CLUSTER_DATA_DIR=${KAFKA_CLUSTER_DATA_DIR:-$CACHE_DIR/kafka-cluster}
+readonly CLUSTER_SIZE=3
+
+node_port() { echo $((CLUSTER_PORT + 10 * ($1 - 1))); }
+
+cluster_voters() {
+  local n voters=()
+  for n in $(seq 1 $CLUSTER_SIZE); do voters+=("$n@$HOST:$(($(node_port "$n") + 1))"); done
+  local IFS=,
+  echo "${voters[*]}"
+}
+
+# Runs this script's single-broker `command` as cluster node n.
+on_node() {
+  local n=$1 command=$2
+  [[ $n =~ ^[1-3]$ ]] || { err "cluster node must be 1, 2 or 3, not '$n'"; exit 2; }
+  local port
+  port=$(node_port "$n")
+  KAFKA_NODE_ID=$n KAFKA_PORT=$port KAFKA_CONTROLLER_PORT=$((port + 1)) \
+    KAFKA_DATA_DIR=$CLUSTER_DATA_DIR/node-$n KAFKA_QUORUM_VOTERS=$(cluster_voters) \
+    KAFKA_CLUSTER_NODES=$CLUSTER_SIZE bash "${BASH_SOURCE[0]}" "$command"
+}
+
+on_every_node() {
+  local n
+  for n in $(seq 1 $CLUSTER_SIZE); do on_node "$n" "$1" || return 1; done
+}
+
+cluster_command() {
+  local command=${1:-} node=${2:-}
+  case $command in
+    start)
+      on_every_node launch
+      on_every_node wait
+      log "cluster ready: $(cluster_brokers)" ;;
+    wait) on_every_node wait ;;
+    status)
+      local n down=0
+      for n in $(seq 1 $CLUSTER_SIZE); do on_node "$n" status || down=1; done
+      return $down ;;
+    stop | reset)
+      # In parallel: stopped one after the other, the last node's controlled shutdown
+      # would wait for a controller quorum that is already gone.
+      local n pids=() failed=0
+      for n in $(seq 1 $CLUSTER_SIZE); do on_node "$n" "$command" & pids+=($!); done
+      for n in "${pids[@]}"; do wait "$n" || failed=1; done
+      return $failed ;;
+    start-node) on_node "$node" launch && on_node "$node" wait ;;
+    stop-node) on_node "$node" stop ;;
+    kill-node) on_node "$node" kill ;;
+    pid) on_node "$node" pid ;;
+    brokers) cluster_brokers ;;
+    *) usage ;;
+  esac
+}
+
+cluster_brokers() {
+  local n brokers=()
+  for n in $(seq 1 $CLUSTER_SIZE); do brokers+=("$HOST:$(node_port "$n")"); done
+  local IFS=,
+  echo "${brokers[*]}"
+}
+
+cmd_kill() {
+  local pid
+  pid=$(broker_pid) || { err "no broker of this script runs with data in $DATA_DIR"; exit 1; }
+  kill -KILL "$pid"
+  while kill -0 "$pid" 2>/dev/null; do sleep 0.05; done
+  rm -f "$PID_FILE"
+  log "broker (pid $pid) killed"
+}
+
+cmd_pid() {
+  broker_pid || exit 1
+}
+
+if [[ ${1:-} == cluster ]]; then
+  [[ $# -ge 2 && $# -le 3 ]] || usage
+  cluster_command "$2" "${3:-}"
+  exit $?
+fi
+
 [[ $# -eq 1 ]] || usage
 case $1 in
+  launch) cmd_launch ;;
+  kill) cmd_kill ;;
+  pid) cmd_pid ;;
   start) cmd_start ;;
   stop) cmd_stop ;;
   status) cmd_status ;;

@@ -16,7 +16,7 @@ const DECISIONS = new Set(['StockReserved', 'StockReservationRejected']);
 export function chaosKafka(brokers) {
   return new Kafka({
     clientId: 'chaos-checks',
-    brokers: [brokers],
+    brokers: brokers.split(','),
     logLevel: logLevel.NOTHING,
     connectionTimeout: 2000,
     retry: { initialRetryTime: 200, maxRetryTime: 2000, retries: 10 },

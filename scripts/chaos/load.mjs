@@ -16,13 +16,13 @@ export class Api {
   }
 
   /** Answers `{ status, body }`; a transport failure is `{ status: 0, error }` with its code. */
-  async call(method, url, body, headers = {}) {
+  async call(method, url, body, headers = {}, { timeoutMs = REQUEST_TIMEOUT_MS } = {}) {
     try {
       const response = await fetch(`${this.baseUrl}${url}`, {
         method,
         headers: { authorization: `Bearer ${this.apiKey}`, ...(body && { 'content-type': 'application/json' }), ...headers },
         body: body && JSON.stringify(body),
-        signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS),
+        signal: AbortSignal.timeout(timeoutMs),
       });
       const text = await response.text();
       return { status: response.status, body: text ? JSON.parse(text) : undefined };
@@ -55,15 +55,21 @@ export class Api {
 }
 
 export class OrderLoad {
-  /** `pets`: [{ id }] to order from; `rate`: orders offered per second. */
-  constructor(api, pets, { rate }) {
+  /**
+   * `pets`: [{ id }] to order from; `rate`: orders offered per second; `reads`: with each order,
+   * also read a pet (catalog) and its stock (inventory), so every tier serves requests.
+   */
+  constructor(api, pets, { rate, reads = false }) {
     this.api = api;
     this.pets = pets;
     this.rate = rate;
+    this.reads = reads;
+    this.readStatuses = {}; // the reads' answers by status
     this.offered = 0;
     this.accepted = new Map(); // order id → { petId, quantity }
     this.refused = 0; // 503, or never sent
     this.statuses = {}; // every answer by status, transport failures as "no answer"
+    this.samples = {}; // the first answer of each status that was not 2xx: its code, or why nothing came
     this.unknown = new Map(); // idempotency key → body, outcome not known yet
     this.inFlight = new Set();
   }
@@ -74,7 +80,30 @@ export class OrderLoad {
       if (this.inFlight.size >= 200) return; // the stack is stalled: do not pile up sockets
       const pet = this.pets[Math.floor(Math.random() * this.pets.length)];
       this.offer({ petId: pet.id, quantity: 1 + Math.floor(Math.random() * 3) });
+      if (this.reads) for (const url of [`/v1/pets/${pet.id}`, `/v1/store/inventory/${pet.id}`]) this.read(url);
     }, intervalMs);
+  }
+
+  read(url) {
+    const task = this.api.call('GET', url).then((answer) => this.count(this.readStatuses, answer));
+    const tracked = task.finally(() => this.inFlight.delete(tracked));
+    this.inFlight.add(tracked);
+  }
+
+  /** Counts `answer` under its status; keeps the first of each failing status as a sample. */
+  count(statuses, answer) {
+    const label = answer.status === 0 ? 'no answer' : String(answer.status);
+    statuses[label] = (statuses[label] ?? 0) + 1;
+    if (!/^2/.test(label)) this.samples[label] ??= answer.body?.code ? `${answer.body.code}: ${answer.body.message}` : (answer.error ?? JSON.stringify(answer.body));
+    return label;
+  }
+
+  /** Every answer of the load that was not a success (2xx), orders and reads: what a client saw fail. */
+  get failedAnswers() {
+    return [this.statuses, this.readStatuses]
+      .flatMap((statuses) => Object.entries(statuses))
+      .filter(([status]) => !/^2/.test(status))
+      .reduce((sum, [, count]) => sum + count, 0);
   }
 
   offer(body) {
@@ -85,8 +114,7 @@ export class OrderLoad {
 
   async send(key, body, firstAttempt) {
     const answer = await this.api.call('POST', '/v1/store/orders', body, { 'idempotency-key': key });
-    const label = answer.status === 0 ? 'no answer' : String(answer.status);
-    this.statuses[label] = (this.statuses[label] ?? 0) + 1;
+    const label = this.count(this.statuses, answer);
     if (answer.status === 201) {
       this.accepted.set(answer.body.id, { petId: body.petId, quantity: body.quantity });
       this.unknown.delete(key);

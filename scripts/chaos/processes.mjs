@@ -14,6 +14,17 @@ export const CHAOS_KAFKA = {
   dataDir: path.join(process.env.PETSTORE_CACHE ?? path.join(os.homedir(), '.cache/petstore'), 'kafka-data-chaos'),
 };
 
+/** Its own three-node cluster for the scaled stack's scenarios: nodes on 28192, 28202, 28212 (controllers one above). */
+export const CHAOS_CLUSTER_KAFKA = {
+  port: 28192,
+  dataDir: path.join(process.env.PETSTORE_CACHE ?? path.join(os.homedir(), '.cache/petstore'), 'kafka-cluster-chaos'),
+};
+
+/** What `scripts/kafka.sh cluster` needs to act on the chaos cluster. */
+export function clusterBrokerEnv() {
+  return { KAFKA_CLUSTER_PORT: String(CHAOS_CLUSTER_KAFKA.port), KAFKA_CLUSTER_DATA_DIR: CHAOS_CLUSTER_KAFKA.dataDir };
+}
+
 /** What scripts/kafka.sh needs to act on the chaos broker. */
 export function brokerEnv() {
   return { KAFKA_PORT: String(CHAOS_KAFKA.port), KAFKA_CONTROLLER_PORT: String(CHAOS_KAFKA.controllerPort), KAFKA_DATA_DIR: CHAOS_KAFKA.dataDir };
@@ -50,6 +61,8 @@ export class ChaosStack {
   }
 
   envOf(name) {
+    // A cluster layout (scripts/lib/cluster.cjs) knows every replica's environment by name.
+    if (this.layout.envOf) return this.layout.envOf(name);
     const app = name.split('-')[0];
     return { ...this.layout.envs[app], ...(this.replicas?.get(name) ?? {}) };
   }

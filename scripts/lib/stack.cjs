@@ -285,6 +285,7 @@ module.exports = {
   ensureKafka,
   ensureNats,
   ensureRedis,
+  installPackage,
   kafka,
   E2E_KAFKA,
   build,

@@ -78,8 +78,8 @@ describe('@petstore/kafka against the broker', () => {
 
     const { topics } = await admin.fetchTopicMetadata({ topics: names });
     expect(topics.map((t) => [t.name, t.partitions.length]).sort()).toEqual([
-      [deadLetterTopic, 3],
-      [topic, 3],
+      [deadLetterTopic, 12],
+      [topic, 12],
     ]);
   });
 

@@ -1,0 +1,134 @@
+// `npm run cluster`: the stack in scaled form on this machine — three Kafka brokers, two replicas
+// of every service, two gateways behind HAProxy on :3000. A replica that exits is started again
+// (as an orchestrator would); Ctrl-C stops everything but the brokers.
+//
+// `npm run cluster -- restart <replica>` (e.g. orders-1), from another terminal: a graceful restart
+// of one replica of the running cluster; it returns once the new process is ready.
+import fs from 'node:fs';
+import path from 'node:path';
+import stack from './lib/stack.cjs';
+import cluster from './lib/cluster.cjs';
+import { terminalOutput } from './lib/terminal-output.mjs';
+
+const { ensurePostgres, build, runMigrations, DEV_API_KEY, ROOT } = stack;
+const { clusterLayout, clusterKafka, ensureNatsAndRedis, startCluster } = cluster;
+
+const layout = clusterLayout();
+const PIDS_FILE = path.join(ROOT, 'tmp/cluster/replicas.json');
+/** A replica that keeps dying is started again after this, not in a tight loop. */
+const RESTART_DELAY_MS = 1000;
+
+if (process.argv[2] === 'restart') await restartOne(process.argv[3]);
+else await run();
+
+async function run() {
+  let running;
+  let stopping = false;
+  const pids = {};
+  const writePids = () => {
+    fs.mkdirSync(path.dirname(PIDS_FILE), { recursive: true });
+    fs.writeFileSync(PIDS_FILE, `${JSON.stringify(pids, null, 2)}\n`);
+  };
+  /** Starts `name` again whenever it exits while the cluster runs. */
+  const supervise = (name) => {
+    const child = running.processes.get(name);
+    pids[name] = child.pid;
+    writePids();
+    child.once('exit', (code, signal) => {
+      if (stopping) return;
+      console.log(`[cluster]   ${name} (pid ${child.pid}) exited (${signal ?? `code ${code}`}); starting it again`);
+      setTimeout(() => {
+        if (stopping) return;
+        running.start(name).then(
+          () => {
+            supervise(name);
+            console.log(`[cluster]   ${name} is ready again (pid ${pids[name]})`);
+          },
+          (error) => {
+            console.error(`[cluster]   ${name} did not start: ${error.message}`);
+            if (!stopping) supervise(name);
+          },
+        );
+      }, RESTART_DELAY_MS);
+    });
+  };
+
+  const shutdown = async (signal) => {
+    if (stopping) return;
+    stopping = true;
+    console.log(`\n${signal}: stopping the replicas and HAProxy…`);
+    await running?.stopAll();
+    fs.rmSync(PIDS_FILE, { force: true });
+    console.log('Stopped. The Kafka cluster keeps running for the next start; `bash scripts/kafka.sh cluster stop` stops it.');
+    process.exit(0);
+  };
+  process.on('SIGINT', () => void shutdown('SIGINT'));
+  process.on('SIGTERM', () => void shutdown('SIGTERM'));
+
+  try {
+    await ensurePostgres();
+    await ensureNatsAndRedis();
+    clusterKafka('start');
+    build();
+    runMigrations(layout);
+    running = await startCluster(layout, { output: terminalOutput() });
+    if (stopping) return;
+    for (const name of [...layout.services, ...layout.gateways]) supervise(name);
+    const gateway = layout.urls.gateway;
+    const port = (name) => layout.envOf(name).HTTP_PORT;
+    const byTier = ['gateway', ...stack.SERVICES].map((tier) => {
+      const names = [...layout.services, ...layout.gateways].filter((name) => name.startsWith(`${tier}-`));
+      return `${tier.padEnd(10)} ${names.map((name) => `${name} :${port(name)}`).join(', ')}`;
+    });
+    console.log(`
+  Pet Store API  ${gateway}/v1/pets   (HAProxy, round robin over the gateways)
+  Docs           ${gateway}/docs
+  Dev API key    ${DEV_API_KEY}   (Authorization: Bearer ${DEV_API_KEY})
+  HAProxy stats  http://127.0.0.1:${layout.balancer.statsPort}/   (Prometheus: /metrics)
+  Kafka          ${layout.brokers}   (3 brokers, replication factor 3, min.insync.replicas 2)
+  Replicas       ${byTier.join('\n                 ')}
+                 (pids in ${path.relative(ROOT, PIDS_FILE)})
+
+  Restart one replica:  npm run cluster -- restart orders-1
+  Ctrl-C stops the replicas and HAProxy.`);
+  } catch (error) {
+    console.error(`\nnpm run cluster failed: ${error.message}`);
+    stopping = true;
+    await running?.stopAll();
+    process.exit(1);
+  }
+}
+
+/** SIGTERM to one replica of the running cluster, then wait for its successor to be ready. */
+async function restartOne(name) {
+  let pids;
+  try {
+    pids = JSON.parse(fs.readFileSync(PIDS_FILE, 'utf8'));
+  } catch {
+    console.error(`No running cluster (${path.relative(ROOT, PIDS_FILE)} is missing): start one with npm run cluster`);
+    process.exit(1);
+  }
+  if (!pids[name]) {
+    console.error(`No replica named ${name ?? '(none given)'}; the cluster runs ${Object.keys(pids).join(', ')}`);
+    process.exit(2);
+  }
+  const old = pids[name];
+  console.log(`[cluster] SIGTERM to ${name} (pid ${old})`);
+  process.kill(old, 'SIGTERM');
+  const deadline = Date.now() + 120_000;
+  for (;;) {
+    const now = JSON.parse(fs.readFileSync(PIDS_FILE, 'utf8'))[name];
+    if (now && now !== old) {
+      const ready = await fetch(`${layout.urlOf(name)}/health/ready`, { signal: AbortSignal.timeout(1000) }).then((r) => r.ok, () => false);
+      if (ready) {
+        console.log(`[cluster] ${name} runs again as pid ${now} and is ready`);
+        return;
+      }
+    }
+    if (Date.now() > deadline) {
+      console.error(`[cluster] ${name} was not ready again within 120 s; see the cluster's output`);
+      process.exit(1);
+    }
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+}
