@@ -7,7 +7,7 @@ import path from 'node:path';
 import stack from './lib/stack.cjs';
 import testTools from './lib/test-tools.cjs';
 
-const { ROOT, ensurePostgres, ensureKafka } = stack;
+const { ROOT, ensurePostgres, ensureKafka, ensureNats, ensureRedis } = stack;
 const { ensureDebianTools, chartTools } = testTools;
 const summaryDir = path.join(ROOT, 'tmp/test-summary');
 const nxEnv = { ...process.env, NX_DAEMON: 'false', NX_NO_CLOUD: 'true', NX_TUI: 'false', JEST_SUMMARY_DIR: summaryDir };
@@ -55,6 +55,9 @@ function printSummary() {
 try {
   await ensurePostgres();
   ensureKafka();
+  // RPC goes over NATS; the shared rate limit's tests count in Redis.
+  await ensureNats();
+  await ensureRedis();
   // The command-line tools some tests run (promtool, Compose, helm, kubectl), installed on first use.
   ensureDebianTools();
   chartTools();

@@ -1,3 +1,4 @@
+import { DEFAULT_TOPIC_PARTITIONS } from '@petstore/contracts';
 import type { Admin } from 'kafkajs';
 
 /** How every topic of the store is created: one setting for all, so each consumer group scales the same way. */
@@ -10,7 +11,7 @@ export interface TopicSettings {
   minInsyncReplicas: number;
 }
 
-export const DEFAULT_TOPIC_SETTINGS: TopicSettings = { partitions: 12, replicationFactor: 1, minInsyncReplicas: 1 };
+export const DEFAULT_TOPIC_SETTINGS: TopicSettings = { partitions: DEFAULT_TOPIC_PARTITIONS, replicationFactor: 1, minInsyncReplicas: 1 };
 
 /**
  * KAFKA_TOPIC_PARTITIONS, KAFKA_REPLICATION_FACTOR and KAFKA_MIN_INSYNC_REPLICAS. Read here rather

@@ -1,12 +1,11 @@
 import { Controller, Get, Header, type Type } from '@nestjs/common';
-import { int } from '@petstore/config';
 import {
   CONSUMING_SERVICES,
-  DEFAULT_TOPIC_PARTITIONS,
   asyncApiDocument,
   type AsyncApiDocument,
   type EventService,
 } from '@petstore/contracts';
+import { topicSettingsFromEnv } from '@petstore/kafka';
 
 /**
  * `GET /asyncapi.json` on the service's HTTP port, beside `/health` and `/metrics`: the part of
@@ -15,7 +14,7 @@ import {
  */
 export function asyncApiController(service: string, env: NodeJS.ProcessEnv = process.env): Type<unknown> {
   const document = asyncApiDocument({
-    partitions: int('KAFKA_TOPIC_PARTITIONS', DEFAULT_TOPIC_PARTITIONS, { min: 1 })(env),
+    partitions: topicSettingsFromEnv(env).partitions,
     service: (CONSUMING_SERVICES as readonly string[]).includes(service) ? (service as EventService) : undefined,
   });
 
