@@ -1,4 +1,4 @@
-import type { FastifyInstance } from 'fastify';
+import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { createGateway } from '../gateway';
 import { IDEMPOTENCY_KEY_PATTERN } from '../orders/idempotency-key';
 
@@ -7,7 +7,7 @@ import { IDEMPOTENCY_KEY_PATTERN } from '../orders/idempotency-key';
 type Json = Record<string, any>;
 
 const unreachable = { host: '127.0.0.1', port: 1 };
-let app: FastifyInstance;
+let app: NestFastifyApplication;
 let document: Json;
 
 beforeAll(async () => {
@@ -26,8 +26,9 @@ beforeAll(async () => {
     petsV1Sunset: new Date('2027-06-30T23:59:59Z'),
     logLevel: 'error',
   });
-  await app.ready();
-  document = app.swagger() as Json;
+  const fastify = app.getHttpAdapter().getInstance();
+  await fastify.ready();
+  document = fastify.swagger() as Json;
 });
 
 afterAll(async () => {

@@ -39,7 +39,7 @@ export async function startGateway(
     for (const method of [route.method].flat()) routes.push({ method, url: route.url });
   });
   await app.listen({ port: 0, host: '127.0.0.1' });
-  const { port } = app.server.address() as { port: number };
+  const { port } = app.getHttpServer().address() as { port: number };
   const url = `http://127.0.0.1:${port}`;
   return { url, port, routes, call: (method, path, options) => call(url, method, path, options), close: () => app.close() };
 }
