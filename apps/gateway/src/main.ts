@@ -11,7 +11,10 @@ async function main(): Promise<void> {
   useProcessLogger({ service: 'gateway', level: config.logLevel });
   const app = await createGateway(config);
   const metrics = await serveMetrics(config.metricsPort, config.host);
-  for (const signal of ['SIGTERM', 'SIGINT'] as const) process.once(signal, () => void stopGracefully(app, timings).finally(() => metrics.close()));
+  // One stop, whichever signal comes first; a second one changes nothing.
+  let stopping: Promise<void> | undefined;
+  const stop = () => (stopping ??= stopGracefully(app, timings).finally(() => metrics.close()));
+  for (const signal of ['SIGTERM', 'SIGINT'] as const) process.once(signal, () => void stop());
   await app.listen({ port: config.httpPort, host: config.host });
 }
 
