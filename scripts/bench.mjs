@@ -13,6 +13,7 @@ import pg from 'pg';
 import stack from './lib/stack.cjs';
 import rpc from './bench/rpc-load.cjs';
 import pacedLoadModule from './bench/paced-load.cjs';
+import baselineGateway from './bench/baseline-gateway.cjs';
 import otlp from './lib/otlp-receiver.cjs';
 import { benchCluster, clusterReport, onOnePet } from './bench/cluster.mjs';
 import '../libs/kafka/src/request-queue-fix.cjs';
@@ -123,7 +124,7 @@ async function main() {
       stages: (since) => sagaStages(layout, namespace, since),
     };
 
-    if (SECTIONS.has('reads')) results.reads = await readPath(layout, category);
+    if (SECTIONS.has('reads')) results.reads = await readPath(layout, category, { extraEnv, nodeArgs, output: stackOutput });
 
     let floor;
     if (SECTIONS.has('floor')) {
@@ -296,8 +297,9 @@ async function main() {
   }
 }
 
-async function readPath(layout, category) {
+async function readPath(layout, category, baselineOptions) {
   log('read path');
+  const baseline = await baselineGateway.startBaselineGateway(layout, baselineOptions);
   const floor = fork(path.join(ROOT, 'scripts/bench/floor-server.cjs'), {
     env: { ...process.env, PORT: String(FLOOR_PORT), DATABASE_URL: layout.envs.catalog.DATABASE_URL },
   });
@@ -313,6 +315,7 @@ async function readPath(layout, category) {
   try {
     for (const read of reads) {
       const viaGateway = await cannon({ url: `${layout.urls.gateway}${read.gateway}`, headers, warmup: true });
+      const viaBaseline = baseline && (await cannon({ url: `${baseline.url}${read.gateway}`, headers, warmup: true }));
       const direct = await rpc.rpcLoad({
         env: layout.envs.catalog, service: 'catalog', pattern: read.pattern, payload: read.payload,
         connections: CONNECTIONS, durationSeconds: READ_SECONDS,
@@ -326,10 +329,12 @@ async function readPath(layout, category) {
         floor: floorRun,
         gatewayToDirect: round(viaGateway.requestsPerSecond / direct.requestsPerSecond, 2),
         gatewayToFloor: round(viaGateway.requestsPerSecond / floorRun.requestsPerSecond, 2),
+        ...(viaBaseline && { baseline: { build: baseline.main, ...viaBaseline }, baselineToFloor: round(viaBaseline.requestsPerSecond / floorRun.requestsPerSecond, 2) }),
       });
     }
   } finally {
     floor.kill('SIGTERM');
+    await baseline?.stop();
   }
   return results;
 }
@@ -683,6 +688,7 @@ function writeReport(results) {
       ['', 'floor (node:http + pg, same SQL)', r.floor.requestsPerSecond, r.floor.p50, r.floor.p99],
       ['', 'gateway / direct', `**${r.gatewayToDirect}**`, '', ''],
       ['', 'gateway / floor', `**${r.gatewayToFloor}**`, '', ''],
+      ...(r.baseline ? [['', `baseline gateway (${r.baseline.build})`, r.baseline.requestsPerSecond, r.baseline.p50, r.baseline.p99], ['', 'baseline / floor', `**${r.baselineToFloor}**`, '', '']] : []),
     ])));
   }
   if (results.capacity || results.floorCapacity) {

@@ -1,25 +1,18 @@
 import fastifySwagger from '@fastify/swagger';
-import { Logger } from '@nestjs/common';
+import { NestFactory } from '@nestjs/core';
+import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
 import { nameHttpServerSpan, observeHttp, processLogger, useNestLogger } from '@petstore/observability';
-import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply, type FastifyRequest, type RouteOptions } from 'fastify';
-import { categoriesOperations } from './categories/categories.routes';
+import Fastify, { type RouteOptions } from 'fastify';
 import { namedSchemas } from './common/schemas';
 import type { GatewayConfig } from './config';
-import { registerDocs } from './docs/docs.routes';
-import { registerHealth } from './health/health.routes';
-import { ApiError, internalError, pathOf, sendError, validationFailed } from './http/api-error';
+import { GatewayModule } from './gateway.module';
 import { clientErrorHandler, expectationFailed, MAX_URL_LENGTH } from './http/client-error';
 import { registerBodyParsers } from './http/json-body';
 import { swaggerOptions } from './http/openapi';
-import { toRoute } from './http/operation';
-import { createRateLimit } from './auth/rate-limiter';
-import { requestGate, rewriteUrl } from './http/request-gate';
+import { withSunset } from './http/operation';
+import { RequestGate, rewriteUrl } from './http/request-gate';
 import { requestIdFor } from './http/request-id';
-import { requestFormDetails, validatorCompiler } from './http/validation';
-import { inventoryOperations } from './inventory/inventory.routes';
-import { ordersOperations } from './orders/orders.routes';
-import { petsOperations } from './pets/pets.routes';
-import { Upstream } from './upstream/upstream';
+import { validatorCompiler } from './http/validation';
 
 /**
  * How long a request may take to arrive (headers and body together, API.md §4: 408 after it;
@@ -28,34 +21,18 @@ import { Upstream } from './upstream/upstream';
 const HTTP_LIMITS = { requestTimeoutMs: 10_000, maxConnections: 4096 };
 export type HttpLimits = typeof HTTP_LIMITS;
 
-const logger = new Logger('Gateway');
-
-/** Every error leaves as the Error object; bugs are logged and answered 500 without their text. */
-function toApiError(error: FastifyError, request: FastifyRequest): ApiError {
-  // A part of the request broke its schema: Fastify stops at the first part, the answer names every problem.
-  if (error.validationContext !== undefined) return validationFailed(requestFormDetails(request));
-  if (error instanceof ApiError) return error;
-  if (error.code === 'FST_ERR_CTP_BODY_TOO_LARGE') return new ApiError('PAYLOAD_TOO_LARGE', 'The request body is larger than 64 KiB');
-  if (error.code === 'FST_ERR_CTP_INVALID_CONTENT_LENGTH') return new ApiError('BAD_REQUEST', 'The request body does not match its Content-Length');
-  logger.error(`${request.method} ${pathOf(request.url)} [${request.id}] failed: ${error.stack ?? error.message}`);
-  return internalError();
-}
-
-function onError(error: FastifyError, request: FastifyRequest, reply: FastifyReply): void {
-  // A client that went away mid-request gets no answer.
-  if (request.raw.socket?.destroyed) return;
-  sendError(reply, toApiError(error, request));
-}
-
 /**
  * Builds the gateway without listening: `main.ts` listens on the configured port, the tests on
- * a free one. Everything per request that can be decided once is decided here (keys hashed,
+ * a free one. A Nest application (GatewayModule: controllers and providers) over a Fastify
+ * instance configured here first, because what runs before a route handler, or for a request no
+ * route serves, is Fastify's: Nest's guards, pipes and filters run only once a handler is
+ * reached. Everything per request that can be decided once is decided at start (keys hashed,
  * schemas compiled, the OpenAPI document serialized at ready).
  */
-export async function createGateway(config: GatewayConfig, limits: Partial<HttpLimits> = {}, onRoute?: (route: RouteOptions) => void): Promise<FastifyInstance> {
+export async function createGateway(config: GatewayConfig, limits: Partial<HttpLimits> = {}, onRoute?: (route: RouteOptions) => void): Promise<NestFastifyApplication> {
   const { requestTimeoutMs, maxConnections } = { ...HTTP_LIMITS, ...limits };
-  useNestLogger(config.logLevel);
-  const app = Fastify({
+  const logger = useNestLogger(config.logLevel);
+  const fastify = Fastify({
     logger: false,
     bodyLimit: 64 * 1024,
     // The id becomes `request.id`, so it is decided once, before routing.
@@ -63,32 +40,37 @@ export async function createGateway(config: GatewayConfig, limits: Partial<HttpL
     clientErrorHandler,
     rewriteUrl: (raw) => rewriteUrl(raw.url ?? '/'),
     requestTimeout: requestTimeoutMs,
+    // While stopping, the request gate answers in the Error object, not Fastify with its own body.
+    return503OnClosing: false,
     // Ids longer than the default 100 characters still reach their operation, to be refused as ids.
     routerOptions: { maxParamLength: MAX_URL_LENGTH },
     http: { requireHostHeader: false, headersTimeout: requestTimeoutMs, connectionsCheckingInterval: Math.min(1000, requestTimeoutMs / 2) },
   });
-  app.server.maxConnections = maxConnections;
-  app.server.on('checkExpectation', expectationFailed);
-  observeHttp(app, { logger: processLogger(), bindRequestId: true });
+  fastify.server.maxConnections = maxConnections;
+  // Node's, not Fastify's: an `Expect` is answered before any request exists.
+  fastify.server.on('checkExpectation', expectationFailed);
+  // Hooks for metrics and the log context: they must see every request, matched or not.
+  observeHttp(fastify, { logger: processLogger(), bindRequestId: true });
+  fastify.decorateRequest('principal', null);
+  // The validator compiler: Fastify compiles every route schema once, at registration, and validates before the handler.
+  for (const schema of namedSchemas()) fastify.addSchema(schema);
+  fastify.setValidatorCompiler(validatorCompiler);
+  fastify.setSerializerCompiler(() => (data) => JSON.stringify(data));
+  // The body parsers (Nest's own are switched off below): strict UTF-8 JSON, within Fastify's body limit.
+  registerBodyParsers(fastify);
+  fastify.addHook('onRequest', async (request) => nameHttpServerSpan(request.method, request.routeOptions.url));
+  // The request gate is a Nest provider in a Fastify hook: it must run before the body is read and
+  // for paths no route serves, and before the adapter's own onRequest hooks (added when it is
+  // created), which answer a target such as `*v1/pets` 404 before authentication.
+  // (`gate` is taken from the application below, before any request can arrive.)
+  fastify.addHook('onRequest', (request, reply, done) => gate.onRequest(request, reply, done));
+  // @fastify/swagger collects the routes as they are registered, so it comes before them.
+  await fastify.register(fastifySwagger, swaggerOptions);
+  fastify.addHook('onRoute', withSunset(config.petsV1Sunset));
+  if (onRoute) fastify.addHook('onRoute', onRoute);
 
-  const upstream = new Upstream(config);
-  app.addHook('onClose', () => upstream.close());
-  app.decorateRequest('principal', null);
-  for (const schema of namedSchemas()) app.addSchema(schema);
-  app.setValidatorCompiler(validatorCompiler);
-  app.setSerializerCompiler(() => (data) => JSON.stringify(data));
-  registerBodyParsers(app);
-  app.addHook('onRequest', async (request) => nameHttpServerSpan(request.method, request.routeOptions.url));
-  const rateLimit = createRateLimit(config);
-  app.addHook('onClose', async () => rateLimit?.close());
-  app.addHook('onRequest', requestGate(config, rateLimit));
-  app.setErrorHandler(onError);
-
-  await app.register(fastifySwagger, swaggerOptions);
-  if (onRoute) app.addHook('onRoute', onRoute);
-  const operations = [...petsOperations(upstream, config), ...categoriesOperations(upstream), ...ordersOperations(upstream, config), ...inventoryOperations(upstream)];
-  for (const operation of operations) app.route(toRoute(operation, config.petsV1Sunset));
-  registerHealth(app, upstream);
-  registerDocs(app);
+  const app = await NestFactory.create<NestFastifyApplication>(GatewayModule.forRoot(config), new FastifyAdapter(fastify), { bodyParser: false, logger, abortOnError: false });
+  const gate = app.get(RequestGate);
+  await app.init();
   return app;
 }

@@ -26,8 +26,11 @@ export const namedSchemas = (): Schema[] => [...registry.values()];
 
 export const INT64_MAX = 9223372036854775807n;
 
-/** Not blank: at least one character that is not white space. */
-export const NOT_BLANK = '\\S';
+/** Text without U+0000, which no service can store (the validator refuses unpaired surrogates too, which a pattern cannot say). */
+export const NO_NUL = '^[^\\u0000]*$';
+
+/** Not blank: at least one character that is not white space; and no U+0000. */
+export const NOT_BLANK = '^[^\\u0000]*[^\\s\\u0000][^\\u0000]*$';
 
 /** Ids in bodies and queries: positive int64 JSON numbers (`format: int64` is checked by the validator). */
 export const Id = { type: 'integer', format: 'int64', minimum: 1 } as const satisfies Schema;

@@ -39,6 +39,9 @@ export function validationFailed(details: FieldError[]): ApiError {
   return new ApiError('VALIDATION_FAILED', `The request does not match the contract${summary}`, details);
 }
 
+/** 404 for a path no route serves. */
+export const nothingAt = (path: string): ApiError => new ApiError('NOT_FOUND', `There is nothing at ${path}`);
+
 export const internalError = (): ApiError => new ApiError('INTERNAL_ERROR', 'Internal error');
 
 /** Sends the Error object; the status and `requestId` always agree with the response. */

@@ -1,4 +1,4 @@
-import type { FastifyInstance } from 'fastify';
+import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { createGateway } from '../gateway';
 import { IDEMPOTENCY_KEY_PATTERN } from '../orders/idempotency-key';
 
@@ -7,7 +7,7 @@ import { IDEMPOTENCY_KEY_PATTERN } from '../orders/idempotency-key';
 type Json = Record<string, any>;
 
 const unreachable = { host: '127.0.0.1', port: 1 };
-let app: FastifyInstance;
+let app: NestFastifyApplication;
 let document: Json;
 
 beforeAll(async () => {
@@ -30,8 +30,9 @@ beforeAll(async () => {
     petsV1Sunset: new Date('2027-06-30T23:59:59Z'),
     logLevel: 'error',
   });
-  await app.ready();
-  document = app.swagger() as Json;
+  const fastify = app.getHttpAdapter().getInstance();
+  await fastify.ready();
+  document = fastify.swagger() as Json;
 });
 
 afterAll(async () => {
@@ -52,6 +53,37 @@ function schemas(node: unknown, found: Json[] = []): Json[] {
 }
 
 describe('the OpenAPI document', () => {
+  it('states the bounds of every date-time a client sends: year 1970–9999 as written, no leap second', () => {
+    const components = document['components'].schemas;
+    const shipDates = [components.NewOrder.properties.shipDate, components.OrderFulfilment.properties.shipDate];
+    for (const shipDate of shipDates) {
+      expect(shipDate).toMatchObject({ type: 'string', format: 'date-time', pattern: expect.any(String) });
+      const pattern = new RegExp(shipDate.pattern, 'u');
+      for (const taken of ['1970-01-01T00:00:00Z', '9999-12-31T23:59:59.999Z', '1970-01-01T01:00:00+01:00', '1969-12-31T23:30:00-01:00', '2026-05-01t10:00:00.5+02:00']) {
+        expect([taken, pattern.test(taken)]).toEqual([taken, true]);
+      }
+      for (const refused of ['1969-12-31T23:59:59Z', '0001-01-01T00:00:00+23:59', '2026-12-31T23:59:60Z', '10000-01-01T00:00:00Z']) {
+        expect([refused, pattern.test(refused)]).toEqual([refused, false]);
+      }
+    }
+  });
+
+  it('states that no text a client sends may contain U+0000', () => {
+    const components = document['components'].schemas;
+    const texts = [
+      components.NewPet.properties.name,
+      components.PetPatch.properties.name,
+      components.NewCategory.properties.name,
+      components.NewCategory.properties.description,
+      document['paths']['/v1/pets'].get.parameters.find((parameter: Json) => parameter['name'] === 'name').schema,
+    ];
+    for (const text of texts) {
+      const pattern = new RegExp(text.pattern, 'u');
+      expect([text.pattern, pattern.test('Rex'), pattern.test('R\u0000x'), pattern.test('\u0000')]).toEqual([text.pattern, true, false, false]);
+    }
+    expect(new RegExp(components.NewPet.properties.name.pattern, 'u').test(' \t ')).toBe(false);
+  });
+
   it('turns route parameters into templates and described path parameters', () => {
     expect(document['paths']['/v1/pets/{petId}'].get.parameters).toEqual([
       { name: 'petId', in: 'path', required: true, description: expect.stringMatching(/positive 64-bit integer/), schema: { type: 'integer', format: 'int64', minimum: 1 } },

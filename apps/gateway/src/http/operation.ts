@@ -1,15 +1,18 @@
+import { applyDecorators, HttpCode, RequestMapping, RequestMethod } from '@nestjs/common';
+import { RouteConfig, RouteSchema } from '@nestjs/platform-fastify';
 import type { ErrorCode, Page } from '@petstore/contracts';
-import type { FastifyReply, FastifyRequest, RouteGenericInterface, RouteOptions } from 'fastify';
+import type { FastifyReply, FastifyRequest, FastifySchema } from 'fastify';
 import { nextPageLink } from '../common/paging';
 import { EmptyBody, input, pathParameters, ref, type Schema } from '../common/schemas';
 import { responsesOf, type ResponseHeader } from './openapi';
 
 /**
- * One operation of the API, declared once: Fastify validates requests against its schemas,
- * @fastify/swagger documents it from the same route, and the request gate reads its
- * deprecation from the route config (its scope follows from its path).
+ * One operation of the API, declared once and put on its controller method with `@Endpoint`:
+ * Fastify validates requests against its schemas, @fastify/swagger documents it from the same
+ * route, and the request gate reads its deprecation from the route config (its scope follows
+ * from its path).
  */
-export interface Operation<R extends RouteGenericInterface = RouteGenericInterface> {
+export interface Operation {
   /** Method and Fastify path, with `:name` for the path ids: `GET /v1/pets/:petId`. Store paths are tagged `Store`, the others `Pets`. */
   route: `${'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE'} /${string}`;
   operationId: string;
@@ -19,9 +22,9 @@ export interface Operation<R extends RouteGenericInterface = RouteGenericInterfa
   status: 200 | 201 | 204;
   /** Success body (none for 204). */
   response?: { $id: string };
-  /** A creation's `Location`: where the resource the handler answers with can be read. */
+  /** A creation's `Location`: where the resource the handler answers with can be read (`created`). */
   location?: (created: { id: number }) => string;
-  /** A list's cursor: the handler answers the service's page; its items are sent, with a `Link` to the page after this field of the last. */
+  /** A list's cursor: the handler answers the service's page through `paged`, with a `Link` to the page after this field of the last item. */
   pagedBy?: 'id' | 'petId';
   responseHeaders?: ResponseHeader[];
   query?: Schema;
@@ -39,22 +42,21 @@ export interface Operation<R extends RouteGenericInterface = RouteGenericInterfa
     successor: string;
   };
   stability?: 'beta' | 'experimental';
-  handle(request: FastifyRequest<R>, reply: FastifyReply): Promise<unknown>;
 }
 
-/** The route generic of an operation on one resource: `PathId<'petId'>` for `/v1/pets/:petId`, whose id is text. */
-export type PathId<K extends string> = { Params: Record<K, string> };
+/** A request to one resource: `PathId<'petId'>` for `/v1/pets/:petId`, whose id is text. */
+export type PathId<K extends string> = FastifyRequest<{ Params: Record<K, string> }>;
 
 declare module 'fastify' {
   interface FastifyContextConfig {
-    /** What the request gate sends and checks for a deprecated operation (its scope follows from its path). */
+    /** What the request gate sends and checks for a deprecated operation; the sunset is configuration, added at registration (`withSunset`). */
     deprecation?: Operation['deprecation'] & { sunset: Date };
   }
 }
 
-export function toRoute(operation: Operation, sunset: Date): RouteOptions {
-  const [method, url] = operation.route.split(' ');
-  const schema = {
+/** The route schema of an operation: what Fastify validates and @fastify/swagger documents. */
+function schemaOf(operation: Operation, method: string, url: string): FastifySchema {
+  return {
     operationId: operation.operationId,
     tags: [url.startsWith('/v1/store/') ? 'Store' : 'Pets'],
     summary: operation.summary,
@@ -66,23 +68,45 @@ export function toRoute(operation: Operation, sunset: Date): RouteOptions {
     ...(operation.headers && { headers: { type: 'object', properties: operation.headers } }),
     response: responsesOf(operation),
     security: [{ bearerAuth: [] }],
-    ...(operation.deprecation && { deprecated: true, 'x-sunset': sunset.toISOString().replace(/\.000Z$/, 'Z') }),
+    ...(operation.deprecation && { deprecated: true }),
     ...(operation.stability && { 'x-stability-level': operation.stability }),
+  } as FastifySchema;
+}
+
+/** Maps a controller method to the operation: its route, success status, route schema and route config. */
+export function Endpoint(operation: Operation): MethodDecorator {
+  const [method, url] = operation.route.split(' ');
+  return applyDecorators(
+    RequestMapping({ method: RequestMethod[method as keyof typeof RequestMethod], path: url }),
+    HttpCode(operation.status),
+    RouteSchema(schemaOf(operation, method, url)),
+    RouteConfig(operation.deprecation ? { deprecation: operation.deprecation } : {}),
+  );
+}
+
+/**
+ * Fastify's `onRoute` hook that dates a deprecated operation's sunset from the configuration:
+ * the route config the gate reads, and the document's `x-sunset` (whole seconds, as configured).
+ */
+export function withSunset(sunset: Date) {
+  return (route: { schema?: FastifySchema; config?: { deprecation?: Operation['deprecation'] } }): void => {
+    const deprecation = route.config?.deprecation;
+    if (!deprecation) return;
+    route.config = { ...route.config, deprecation: { ...deprecation, sunset } } as typeof route.config;
+    route.schema = { ...route.schema, 'x-sunset': sunset.toISOString().replace(/\.000Z$/, 'Z') } as FastifySchema;
   };
-  const { status, location, pagedBy, handle } = operation;
-  return {
-    method,
-    url,
-    schema,
-    config: { deprecation: operation.deprecation && { ...operation.deprecation, sunset } },
-    handler: async (request, reply) => {
-      const result = await handle(request, reply);
-      if (location) reply.header('location', location(result as { id: number }));
-      reply.code(status);
-      if (!pagedBy) return status === 204 ? reply.send() : result;
-      const { items, hasMore } = result as Page<Record<string, number>>;
-      if (hasMore && items.length > 0) reply.header('link', nextPageLink(request.url, items[items.length - 1][pagedBy]));
-      return items;
-    },
-  };
+}
+
+/** What a creation answers: the resource, with its `Location`. */
+export function created<T extends { id: number }>(operation: Operation, reply: FastifyReply, resource: T): T {
+  if (operation.location) reply.header('location', operation.location(resource));
+  return resource;
+}
+
+/** What a list answers: the page's items, with a `Link` to the next page while more remain. */
+export function paged<T extends object>(operation: Operation, request: FastifyRequest, reply: FastifyReply, page: Page<T>): T[] {
+  const { items, hasMore } = page;
+  const last = items[items.length - 1] as Partial<Record<string, number>> | undefined;
+  if (hasMore && operation.pagedBy && last?.[operation.pagedBy] !== undefined) reply.header('link', nextPageLink(request.url, last[operation.pagedBy] as number));
+  return items;
 }

@@ -1,9 +1,11 @@
+import { Inject, Injectable } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest, HookHandlerDoneFunction, HTTPMethods } from 'fastify';
 import { ApiKeyring, type ApiPrincipal } from '../auth/api-keys';
 import { RateLimiter, type RateLimit, type RateLimitDecision } from '../auth/rate-limiter';
+import { RATE_LIMITER } from '../auth/rate-limiter.provider';
 import { grants, requiredScope } from '../auth/scopes';
-import type { GatewayConfig } from '../config';
-import { ApiError, pathOf, sendError, validationFailed } from './api-error';
+import { Shutdown } from '../shutdown';
+import { ApiError, nothingAt, pathOf, sendError, validationFailed } from './api-error';
 import { answeredBeforeBody, MAX_URL_LENGTH } from './client-error';
 
 declare module 'fastify' {
@@ -17,6 +19,8 @@ declare module 'fastify' {
 const PUBLIC_PATH = /^\/(?:openapi\.json|docs(?:\/.*)?|health\/(?:live|ready))$/s;
 
 const UNAUTHORIZED = new ApiError('UNAUTHORIZED', 'A valid API key is required: Authorization: Bearer <key>', undefined, { 'www-authenticate': 'Bearer' });
+/** What a request gets once the gateway takes no new work (SIGTERM, after SHUTDOWN_DELAY_MS): another replica takes it. */
+const STOPPING = new ApiError('SERVICE_UNAVAILABLE', 'The gateway is stopping: send the request again');
 const METHODS: HTTPMethods[] = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'];
 
 /**
@@ -49,21 +53,45 @@ function routeNotFound(request: FastifyRequest): ApiError {
   if (allowed.length > 0 && !allowed.includes(request.method as HTTPMethods)) {
     return new ApiError('METHOD_NOT_ALLOWED', `${request.method} is not allowed on ${path}`, undefined, { allow: allowed.join(', ') });
   }
-  return new ApiError('NOT_FOUND', `There is nothing at ${path}`);
+  return nothingAt(path);
 }
 
 /**
- * The checks that precede the request's form, as one `onRequest` hook: Fastify reads the body
- * (413, 400) after it, so anything that must win over a bad body runs here. Order (API.md §4):
- * the request as HTTP, authentication, rate limit, authorisation, sunset; every request no
- * route serves, public path or not, answers 404/405 here, before a body nobody wants is read.
+ * The checks that precede the request's form, as one Fastify `onRequest` hook: Fastify reads
+ * the body (413, 400) after it, and Nest's guards run only once a route's handler is reached, so
+ * anything that must win over a bad body, or answer for a path no route serves, runs here.
+ * Order (API.md §4): a gateway that is stopping, the request as HTTP, authentication, rate
+ * limit, authorisation, sunset; every request no route serves, public path or not, answers
+ * 404/405 here, before a body nobody wants is read.
  */
-export function requestGate(config: GatewayConfig, limiter: RateLimit | undefined) {
-  const keyring = new ApiKeyring(config.apiKeys);
+@Injectable()
+export class RequestGate {
+  constructor(
+    private readonly keyring: ApiKeyring,
+    @Inject(RATE_LIMITER) private readonly limiter: RateLimit | null,
+    private readonly shutdown: Shutdown,
+  ) {}
+
+  /** The hook itself, bound: Fastify calls it with the request and reply. */
+  readonly onRequest = (request: FastifyRequest, reply: FastifyReply, done: HookHandlerDoneFunction): void => {
+    reply.header('x-request-id', request.id);
+    const answer = (refused: ApiError | undefined): void => {
+      if (refused === undefined) return done();
+      answeredBeforeBody.add(request.raw.socket);
+      sendError(reply, refused);
+    };
+    const refused = this.refusal(request, reply);
+    if (refused instanceof Promise) refused.then(answer, done);
+    else answer(refused);
+  };
 
   /** A limit counted in Redis answers later: the checks after it wait for it. */
-  function refusal(request: FastifyRequest, reply: FastifyReply): ApiError | undefined | Promise<ApiError | undefined> {
+  private refusal(request: FastifyRequest, reply: FastifyReply): ApiError | undefined | Promise<ApiError | undefined> {
     const { raw } = request;
+    if (this.shutdown.draining) {
+      reply.header('connection', 'close');
+      return STOPPING;
+    }
     if (raw.headers.host === undefined && raw.httpVersion === '1.1') return new ApiError('BAD_REQUEST', 'An HTTP/1.1 request needs a Host header');
     if (sentTwice(request, 'host')) return new ApiError('BAD_REQUEST', 'The request has more than one Host header');
     if ((request.originalUrl ?? raw.url ?? '').length > MAX_URL_LENGTH) return new ApiError('URI_TOO_LONG', `The request target is longer than ${MAX_URL_LENGTH} characters`);
@@ -85,25 +113,26 @@ export function requestGate(config: GatewayConfig, limiter: RateLimit | undefine
     }
 
     if (sentTwice(request, 'authorization')) return validationFailed([{ field: 'Authorization', message: 'must be sent once' }]);
-    const principal = keyring.authenticate(raw.headers.authorization);
+    const principal = this.keyring.authenticate(raw.headers.authorization);
     if (principal === undefined) return UNAUTHORIZED;
     request.principal = principal;
     // Read where the handler reads it: a repeated key must not pass as one joined value.
     if (sentTwice(request, 'idempotency-key')) raw.headers['idempotency-key'] = raw.headersDistinct['idempotency-key'];
 
-    if (!limiter) return afterRateLimit(request, path);
+    const { limiter } = this;
+    if (!limiter) return this.afterRateLimit(request, path);
     const limited = (decision: RateLimitDecision): ApiError | undefined => {
       reply.header('ratelimit-policy', limiter.policyHeader).header('ratelimit', RateLimiter.header(decision));
       if (!decision.allowed) {
         return new ApiError('RATE_LIMITED', `Rate limit of ${limiter.quota} requests per second exceeded`, undefined, { 'retry-after': String(decision.resetSeconds) });
       }
-      return afterRateLimit(request, path);
+      return this.afterRateLimit(request, path);
     };
     const decision = limiter.take(principal.name);
     return decision instanceof Promise ? decision.then(limited) : limited(decision);
   }
 
-  function afterRateLimit(request: FastifyRequest, path: string): ApiError | undefined {
+  private afterRateLimit(request: FastifyRequest, path: string): ApiError | undefined {
     const route = request.routeOptions;
     const { deprecation } = route.config;
     const principal = request.principal as ApiPrincipal;
@@ -115,16 +144,4 @@ export function requestGate(config: GatewayConfig, limiter: RateLimit | undefine
     }
     return route.url === undefined ? routeNotFound(request) : undefined;
   }
-
-  return (request: FastifyRequest, reply: FastifyReply, done: HookHandlerDoneFunction): void => {
-    reply.header('x-request-id', request.id);
-    const answer = (refused: ApiError | undefined): void => {
-      if (refused === undefined) return done();
-      answeredBeforeBody.add(request.raw.socket);
-      sendError(reply, refused);
-    };
-    const refused = refusal(request, reply);
-    if (refused instanceof Promise) refused.then(answer, done);
-    else answer(refused);
-  };
 }

@@ -1,7 +1,7 @@
 import Ajv, { type ErrorObject } from 'ajv';
 import { isContractDateTime, type FieldError } from '@petstore/contracts';
 import type { FastifyRequest, FastifySchema, FastifySchemaCompiler } from 'fastify';
-import { EmptyBody, INT64_MAX, namedSchemas, NOT_BLANK, ref, type Schema } from '../common/schemas';
+import { EmptyBody, INT64_MAX, namedSchemas, NO_NUL, NOT_BLANK, ref, type Schema } from '../common/schemas';
 import { validationFailed, type ApiError } from './api-error';
 
 /**
@@ -50,10 +50,11 @@ function coerceScalar(schema: Schema, value: unknown): unknown {
 
 // U+0000 and a surrogate without its pair: no service can store them (API.md §3).
 const UNSTORABLE = /\0|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
+const UNSTORABLE_MESSAGE = 'must not contain U+0000 or an unpaired surrogate';
 
 /** Strings anywhere in a parsed body or query that contain what no service can store. */
 function unstorableText(value: unknown, field = ''): FieldError[] {
-  if (typeof value === 'string') return UNSTORABLE.test(value) ? [{ field: field || 'body', message: 'must not contain U+0000 or an unpaired surrogate' }] : [];
+  if (typeof value === 'string') return UNSTORABLE.test(value) ? [{ field: field || 'body', message: UNSTORABLE_MESSAGE }] : [];
   if (value === null || typeof value !== 'object') return [];
   const entries = Array.isArray(value) ? value.map((item, index): [string, unknown] => [`${field}[${index}]`, item]) : Object.keys(value).map((key): [string, unknown] => [field ? `${field}.${key}` : key, (value as Record<string, unknown>)[key]]);
   return entries.flatMap(([path, item]) => unstorableText(item, path));
@@ -72,7 +73,9 @@ function fieldOf({ instancePath, params }: ErrorObject): string {
   return segments.reduce((path, segment) => (/^\d+$/.test(segment) ? `${path}[${segment}]` : path ? `${path}.${segment}` : segment), '') || 'body';
 }
 
-/** The contract's wording for what ajv found, by keyword. */
+const DATE_TIME_MESSAGE = 'must be an RFC 3339 date-time such as 2026-05-01T10:00:00Z';
+
+/** The contract's wording for what ajv found, by keyword (a date-time's pattern says part of what its format does). */
 const MESSAGES: Record<string, (params: Params, error: ErrorObject, where: Where) => string> = {
   required: () => 'is required',
   additionalProperties: ({ additionalProperty }, _, where) =>
@@ -84,8 +87,9 @@ const MESSAGES: Record<string, (params: Params, error: ErrorObject, where: Where
   minimum: ({ limit }) => `must be at least ${limit}`,
   maximum: ({ limit }) => `must be at most ${limit}`,
   maxItems: ({ limit }) => `must have at most ${limit} items`,
-  pattern: ({ pattern }) => (pattern === NOT_BLANK ? 'must not be blank' : `must match ${pattern}`),
-  format: ({ format }) => (format === 'date-time' ? 'must be an RFC 3339 date-time such as 2026-05-01T10:00:00Z' : 'must be a 64-bit integer'),
+  pattern: ({ pattern }, { parentSchema }) =>
+    pattern === NOT_BLANK ? 'must not be blank' : pattern === NO_NUL ? UNSTORABLE_MESSAGE : parentSchema?.['format'] === 'date-time' ? DATE_TIME_MESSAGE : `must match ${pattern}`,
+  format: ({ format }) => (format === 'date-time' ? DATE_TIME_MESSAGE : 'must be a 64-bit integer'),
   minProperties: () => 'must have at least one field',
   maxProperties: () => 'must be empty',
 };
@@ -141,7 +145,10 @@ export const validatorCompiler: FastifySchemaCompiler<FastifySchema> = ({ schema
   return (body) => {
     // Fastify hands over `null` for a request without a body; a JSON `null` never gets this far.
     if (body === null || body === undefined) return answer(required ? [{ field: 'body', message: 'is required' }] : [], body);
-    return answer([...unstorableText(body), ...(validate(body) ? [] : fieldErrors(validate.errors ?? [], 'body'))], body);
+    // A field with U+0000 also breaks its pattern: it is named once, for what it contains.
+    const unstorable = unstorableText(body);
+    const details = validate(body) ? [] : fieldErrors(validate.errors ?? [], 'body').filter((detail) => !unstorable.some((problem) => problem.field === detail.field));
+    return answer([...unstorable, ...details], body);
   };
 };
 

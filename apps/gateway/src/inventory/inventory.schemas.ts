@@ -1,3 +1,4 @@
+import { STOCK_QUANTITY } from '@petstore/contracts';
 import { After, Id, input, named, object, page, pageQuery, ref, repeatable } from '../common/schemas';
 import { PetStatusSchema } from '../pets/pets.schemas';
 
@@ -8,7 +9,7 @@ export const InventoryItemSchema = named(
 
 export const InventoryItemsSchema = page('InventoryItems', InventoryItemSchema);
 
-export const InventoryUpdateSchema = named('InventoryUpdate', input({ quantity: { type: 'integer', minimum: 0, maximum: 1_000_000, description: 'The new free stock count.' } }, ['quantity']));
+export const InventoryUpdateSchema = named('InventoryUpdate', input({ quantity: { type: 'integer', ...STOCK_QUANTITY, description: 'The new free stock count.' } }, ['quantity']));
 
 export const ListInventoryQuery = pageQuery(
   { status: repeatable(ref(PetStatusSchema), 'Repeatable: entries with any of these statuses.') },

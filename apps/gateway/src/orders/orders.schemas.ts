@@ -3,9 +3,17 @@ import { Id, input, named, object, page, pageQuery, ref, repeatable } from '../c
 
 export const OrderStatusSchema = named('OrderStatus', { type: 'string', enum: [...ORDER_STATUSES], description: 'Where the order stands in its saga.' });
 
+/**
+ * What `format: date-time` does not say: the year as written is 1970–9999 (1969-12-31 only with a
+ * negative offset, which can still be 1970 in UTC), and there is no leap second. The instant's
+ * exact bounds are the format's, as the description says.
+ */
+export const SHIP_DATE_PATTERN = '^(?:(?:19[7-9][0-9]|[2-9][0-9]{3})-[0-9]{2}-[0-9]{2}[Tt][0-9]{2}:[0-9]{2}:[0-5][0-9]|1969-12-31[Tt][0-9]{2}:[0-9]{2}:[0-5][0-9](?:\\.[0-9]+)?-)';
+
 const shipDate = {
   type: 'string',
   format: 'date-time',
+  pattern: SHIP_DATE_PATTERN,
   description: 'Expected or actual ship date: an RFC 3339 date-time from 1970-01-01T00:00:00Z to 9999-12-31T23:59:59Z, without a leap second.',
   example: '2026-05-01T10:00:00Z',
 } as const;

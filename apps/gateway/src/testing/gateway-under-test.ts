@@ -1,3 +1,4 @@
+import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import type { GatewayConfig } from '../config';
 import { createGateway, type HttpLimits } from '../gateway';
 import { fakeTransport, type FakeService } from './fake-service';
@@ -9,6 +10,8 @@ export interface GatewayUnderTest {
   /** Every route Fastify registered: method and path as declared. */
   routes: Array<{ method: string; url: string }>;
   call(method: string, path: string, options?: RequestOptions): Promise<HttpResponse>;
+  /** The Nest application, for what a socket cannot send (`inject`) and for stopping it gracefully. */
+  nest: NestFastifyApplication;
   close(): Promise<void>;
 }
 
@@ -41,9 +44,9 @@ export async function startGateway(
     for (const method of [route.method].flat()) routes.push({ method, url: route.url });
   });
   await app.listen({ port: 0, host: '127.0.0.1' });
-  const { port } = app.server.address() as { port: number };
+  const { port } = app.getHttpServer().address() as { port: number };
   const url = `http://127.0.0.1:${port}`;
-  return { url, port, routes, call: (method, path, options) => call(url, method, path, options), close: () => app.close() };
+  return { url, port, routes, nest: app, call: (method, path, options) => call(url, method, path, options), close: () => app.close() };
 }
 
 /** The Error object of API.md §4: the status and code, JSON, and the request id of the response. */

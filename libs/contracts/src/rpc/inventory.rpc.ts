@@ -1,3 +1,4 @@
+import { STOCK_QUANTITY } from '../bounds';
 import type { InventoryItem, PetStatus } from '../model';
 import { defineRpc, patternsOf } from './define-rpc';
 import type { Page, PageQuery, RpcRequest } from './rpc';
@@ -26,7 +27,7 @@ export const InventoryRpc = {
     properties: {
       requestId: { type: 'string' },
       petId: { type: 'string' },
-      quantity: { type: 'integer', minimum: 0, maximum: 1_000_000 },
+      quantity: { type: 'integer', ...STOCK_QUANTITY },
     },
   }),
 };

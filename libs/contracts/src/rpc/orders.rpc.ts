@@ -1,3 +1,4 @@
+import { ORDER_QUANTITY } from '../bounds';
 import type { NewOrder, Order, OrderStatus } from '../model';
 import { defineRpc, patternsOf } from './define-rpc';
 import type { ById, Page, PageQuery, RpcRequest } from './rpc';
@@ -71,7 +72,7 @@ export const OrdersRpc = {
         required: ['petId', 'quantity'],
         properties: {
           petId: { type: 'integer', minimum: 1 },
-          quantity: { type: 'integer', minimum: 1, maximum: 1000 },
+          quantity: { type: 'integer', ...ORDER_QUANTITY },
           shipDate,
         },
         additionalProperties: false,

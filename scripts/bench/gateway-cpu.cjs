@@ -1,0 +1,100 @@
+// `node scripts/bench/gateway-cpu.cjs <main.js> [<main.js> …]`: the CPU time a gateway build
+// spends per read, each build in turn (ROUNDS times, alternating) in front of one stand-in for the
+// catalog that answers from memory. CPU time per request moves much less than requests per
+// second on a busy machine, so builds compare even while other work runs. Knobs: N (requests
+// per measurement, 20000), ROUNDS (2), READS (`category,pets`), PROF=<dir> (a V8 CPU profile
+// per build, for scripts/bench/cpu-profile-summary.mjs).
+'use strict';
+require('reflect-metadata');
+const { spawn } = require('node:child_process');
+const fs = require('node:fs');
+const path = require('node:path');
+const { Controller, Module } = require('@nestjs/common');
+const { NestFactory } = require('@nestjs/core');
+const { MessagePattern, Transport } = require('@nestjs/microservices');
+const autocannon = require('autocannon');
+
+const N = Number(process.env.N ?? 20_000);
+const ROUNDS = Number(process.env.ROUNDS ?? 2);
+const READS = [['category', '/v1/categories/1'], ['pets', '/v1/pets?limit=20']].filter(([name]) => (process.env.READS ?? 'category,pets').split(',').includes(name));
+const RPC_PORT = 24_001;
+const KEY = 'bench-key-0123456789';
+
+/** The catalog's answers to the two reads, and to the readiness check. */
+function catalogModule() {
+  const category = { id: 1, name: 'Dogs', description: 'Good ones' };
+  const pets = { items: Array.from({ length: 20 }, (_, i) => ({ id: i + 1, name: `Pet ${i}`, categoryId: 1, status: 'available' })), hasMore: true };
+  class Catalog {
+    category() { return category; }
+    pets() { return pets; }
+    health() { return { ready: true }; }
+  }
+  for (const [method, cmd] of [['category', 'categories.get'], ['pets', 'pets.list'], ['health', 'health.check']]) {
+    MessagePattern({ cmd })(Catalog.prototype, method, Object.getOwnPropertyDescriptor(Catalog.prototype, method));
+  }
+  Controller()(Catalog);
+  class CatalogModule {}
+  Module({ controllers: [Catalog] })(CatalogModule);
+  return CatalogModule;
+}
+
+/** User + system CPU of a process, in ms (/proc/<pid>/stat counts 10 ms ticks). */
+function cpuMs(pid) {
+  const fields = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+  return (Number(fields[11]) + Number(fields[12])) * 10;
+}
+
+async function startGateway(main, port, profileDir) {
+  const child = spawn(process.execPath, [...(profileDir ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : []), path.resolve(main)], {
+    env: {
+      ...process.env, NODE_ENV: 'production', LOG_LEVEL: 'warn', HOST: '127.0.0.1', HTTP_PORT: String(port), METRICS_PORT: String(port + 100), RATE_LIMIT_PER_SECOND: '0',
+      CATALOG_RPC: `127.0.0.1:${RPC_PORT}`, ORDERS_RPC: `127.0.0.1:${RPC_PORT}`, INVENTORY_RPC: `127.0.0.1:${RPC_PORT}`,
+      API_KEYS: JSON.stringify([{ name: 'bench', key: KEY, scopes: ['*'] }]),
+    },
+    stdio: ['ignore', 'inherit', 'inherit'],
+  });
+  for (;;) {
+    try {
+      if ((await fetch(`http://127.0.0.1:${port}/health/live`)).ok) return child;
+    } catch {
+      // not listening yet
+    }
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
+async function main() {
+  const builds = process.argv.slice(2);
+  if (builds.length === 0) throw new Error('usage: node scripts/bench/gateway-cpu.cjs <main.js> [<main.js> …]');
+  const catalog = await NestFactory.createMicroservice(catalogModule(), { transport: Transport.TCP, options: { host: '127.0.0.1', port: RPC_PORT }, logger: false });
+  await catalog.listen();
+  const runs = [];
+  for (let round = 1; round <= ROUNDS; round += 1) {
+    for (const [index, build] of builds.entries()) {
+      const port = 24_100 + index;
+      const child = await startGateway(build, port, process.env.PROF && path.join(process.env.PROF, String(index)));
+      for (const [read, url] of READS) {
+        const options = { url: `http://127.0.0.1:${port}${url}`, headers: { authorization: `Bearer ${KEY}` }, connections: 16 };
+        await autocannon({ ...options, amount: 3000 });
+        const before = cpuMs(child.pid);
+        const result = await autocannon({ ...options, amount: N });
+        runs.push({ build, read, round, cpuMsPerRequest: (cpuMs(child.pid) - before) / N, requestsPerSecond: Math.round(result.requests.average), failed: result.non2xx + result.errors });
+      }
+      child.kill('SIGTERM');
+      await new Promise((resolve) => child.once('exit', resolve));
+    }
+  }
+  await catalog.close();
+  for (const build of builds) {
+    for (const [read] of READS) {
+      const mine = runs.filter((run) => run.build === build && run.read === read);
+      const mean = mine.reduce((sum, run) => sum + run.cpuMsPerRequest, 0) / mine.length;
+      console.log(`${build}  ${read}: ${(mean * 1000).toFixed(1)} µs CPU per request (${mine.map((run) => (run.cpuMsPerRequest * 1000).toFixed(1)).join(', ')}), failed ${mine.reduce((sum, run) => sum + run.failed, 0)}`);
+    }
+  }
+}
+
+main().catch((error) => {
+  console.error(error);
+  process.exit(1);
+});
