@@ -32,6 +32,8 @@ const SOAK_MINUTES = Number(env('BENCH_SOAK_MINUTES', 0));
 const SOAK_RATE = Number(env('BENCH_SOAK_RATE', 200));
 const IDLE_SECONDS = Number(env('BENCH_IDLE_SECONDS', 60));
 const SECTIONS = new Set(env('BENCH_ONLY', 'reads,floor,capacity,rates,wait,idle,tracing,cluster').split(','));
+// BENCH_ONLY=transports: the read path and saga capacity on a stack restarted with each RPC transport, in turn.
+const TRANSPORTS = env('BENCH_TRANSPORTS', 'tcp,nats,tcp,nats').split(',');
 if (SOAK_MINUTES > 0) SECTIONS.add('soak');
 const ORDER_PETS = 30;
 const STOCK_PER_PET = 1_000_000;
@@ -183,6 +185,17 @@ async function main() {
       log('saga capacity with tracing off, then on');
       results.tracing = await tracingCost(ours);
     }
+    if (SECTIONS.has('transports')) {
+      results.transports = [];
+      for (const transport of TRANSPORTS) {
+        log(`RPC over ${transport}: read path and saga capacity`);
+        const transportLayout = { ...layout, envs: Object.fromEntries(Object.entries(layout.envs).map(([app, e]) => [app, { ...e, RPC_TRANSPORT: transport }])) };
+        await running.stop();
+        running = await startStack(transportLayout, { extraEnv, nodeArgs, output: stackOutput });
+        const reads = await readPath(transportLayout, category);
+        results.transports.push({ transport, reads, capacity: await capacity({ ...ours, processes: running.processes }) });
+      }
+    }
   } finally {
     for (const helper of helpers) await helper.stop().catch(() => undefined);
     await ordersDb.end();
@@ -301,12 +314,13 @@ async function readPath(layout, category) {
     for (const read of reads) {
       const viaGateway = await cannon({ url: `${layout.urls.gateway}${read.gateway}`, headers, warmup: true });
       const direct = await rpc.rpcLoad({
-        host: '127.0.0.1', port: Number(layout.envs.catalog.RPC_PORT), pattern: read.pattern, payload: read.payload,
+        env: layout.envs.catalog, service: 'catalog', pattern: read.pattern, payload: read.payload,
         connections: CONNECTIONS, durationSeconds: READ_SECONDS,
       });
       const floorRun = await cannon({ url: `http://127.0.0.1:${FLOOR_PORT}${read.floor}`, warmup: true });
       results.push({
         name: read.name,
+        transport: (layout.envs.catalog.RPC_TRANSPORT ?? 'nats').toUpperCase(),
         gateway: viaGateway,
         direct: { requestsPerSecond: round(direct.requestsPerSecond), p50: round(direct.p50, 2), p99: round(direct.p99, 2), errors: direct.errors },
         floor: floorRun,
@@ -648,7 +662,9 @@ function writeReport(results) {
   fs.mkdirSync(rawDir, { recursive: true });
   // A soak is a run of its own (BENCH_ONLY=soak): its figures and raw file stay beside the main ones.
   const soakOnly = results.soak && !results.capacity && !results.reads;
-  const rawFile = path.join(rawDir, `raw-${day}${soakOnly ? '-soak' : ''}.json`);
+  // So is a comparison of the RPC transports (BENCH_ONLY=transports).
+  const transportsOnly = results.transports && !results.capacity && !results.reads;
+  const rawFile = path.join(rawDir, `raw-${day}${soakOnly ? '-soak' : ''}${transportsOnly ? '-transports' : ''}.json`);
   fs.writeFileSync(rawFile, `${JSON.stringify(results, null, 2)}\n`);
   const rel = path.relative(path.join(ROOT, 'docs'), rawFile);
 
@@ -662,8 +678,8 @@ function writeReport(results) {
   if (results.reads) {
     out.push('', `### Read path (${s.READ_SECONDS} s per run after a 3 s warm-up, ${s.CONNECTIONS} connections)`, '');
     out.push(...table(['query', 'served by', 'requests/s', 'p50 ms', 'p99 ms'], results.reads.flatMap((r) => [
-      [r.name, 'gateway (HTTP → TCP → catalog)', r.gateway.requestsPerSecond, r.gateway.p50, r.gateway.p99],
-      ['', 'catalog direct (TCP)', r.direct.requestsPerSecond, r.direct.p50, r.direct.p99],
+      [r.name, `gateway (HTTP → ${r.transport} → catalog)`, r.gateway.requestsPerSecond, r.gateway.p50, r.gateway.p99],
+      ['', `catalog direct (${r.transport})`, r.direct.requestsPerSecond, r.direct.p50, r.direct.p99],
       ['', 'floor (node:http + pg, same SQL)', r.floor.requestsPerSecond, r.floor.p50, r.floor.p99],
       ['', 'gateway / direct', `**${r.gatewayToDirect}**`, '', ''],
       ['', 'gateway / floor', `**${r.gatewayToFloor}**`, '', ''],
@@ -687,6 +703,18 @@ function writeReport(results) {
     }
   }
   out.push(...clusterReport(results, { table }));
+  const transportsOut = [];
+  if (results.transports) {
+    transportsOut.push(out[0]);
+    transportsOut.push('', `### RPC transports (the stack restarted with each in turn; reads ${s.READ_SECONDS} s per run, ${s.CONNECTIONS} connections; saga capacity as above)`, '');
+    transportsOut.push(...table(
+      ['RPC_TRANSPORT', 'query', 'gateway req/s', 'p99 ms', 'catalog direct req/s', 'p99 ms', 'floor req/s', 'gateway / floor', 'direct / floor'],
+      results.transports.flatMap((t) => t.reads.map((r) => [t.transport, r.name, r.gateway.requestsPerSecond, r.gateway.p99, r.direct.requestsPerSecond, r.direct.p99,
+        r.floor.requestsPerSecond, `**${r.gatewayToFloor}**`, `**${round(r.direct.requestsPerSecond / r.floor.requestsPerSecond, 2)}**`])),
+    ));
+    transportsOut.push('', ...table(['RPC_TRANSPORT', 'placed/s', 'decided/s', 'placed→decided p50 ms', 'p99 ms', 'failed', 'CPU ms per order'],
+      results.transports.map((t) => [t.transport, t.capacity.placedPerSecond, `**${t.capacity.decidedPerSecond}**`, t.capacity.decisionP50, t.capacity.decisionP99, t.capacity.failed, cpuTotal(t.capacity)])));
+  }
   if (results.tracing) {
     const t = results.tracing;
     out.push('', `### Tracing on vs off (saga capacity as above, run one after the other; on = every process exporting OTLP/HTTP JSON to a receiver in the benchmark process)`, '');
@@ -750,8 +778,9 @@ function writeReport(results) {
     if (!report.includes(begin)) report += `\n${begin}\n${end}\n`;
     report = `${report.slice(0, report.indexOf(begin))}${begin}\n${lines.join('\n')}\n${report.slice(report.indexOf(end))}`;
   };
-  if (!soakOnly) between('bench', out);
+  if (!soakOnly && !transportsOnly) between('bench', out);
   if (soakOut.length > 0) between('bench-soak', soakOut);
+  if (transportsOut.length > 0) between('bench-transports', transportsOut);
   fs.writeFileSync(reportFile, report);
   log(`wrote docs/BENCHMARKS.md and ${path.relative(ROOT, rawFile)}`);
 }

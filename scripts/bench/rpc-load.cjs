@@ -1,7 +1,9 @@
-// Closed-loop load over the catalog's own TCP transport: what the gateway adds is the
-// difference between this and the same query through HTTP.
+// Closed-loop load over the catalog's own RPC transport (the stack's RPC_TRANSPORT): what the
+// gateway adds is the difference between this and the same query through HTTP.
 'use strict';
 const { ClientProxyFactory, Transport } = require('@nestjs/microservices');
+const { connect, JSONCodec } = require('nats');
+const { randomUUID } = require('node:crypto');
 const { firstValueFrom } = require('rxjs');
 
 function percentile(sorted, p) {
@@ -9,9 +11,32 @@ function percentile(sorted, p) {
   return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
 }
 
-async function rpcLoad({ host, port, pattern, payload, connections, durationSeconds }) {
-  const client = ClientProxyFactory.create({ transport: Transport.TCP, options: { host, port } });
+/**
+ * Over NATS, as libs/rpc's NatsRpcClient sends it (this script cannot load that TypeScript): Nest's
+ * packet as a nats.js request on the connection's one inbox, to `<NATS_SUBJECT_PREFIX><service>.<cmd>`.
+ */
+async function natsClient(env, service, pattern) {
+  const connection = await connect({ servers: env.NATS_SERVERS.split(',') });
+  const codec = JSONCodec();
+  const subject = `${env.NATS_SUBJECT_PREFIX}${service}.${pattern.cmd}`;
+  return {
+    async send(data) {
+      const reply = codec.decode((await connection.request(subject, codec.encode({ pattern: subject, data, id: randomUUID() }), { timeout: 10_000 })).data);
+      if (reply.err) throw reply.err;
+      return reply.response;
+    },
+    close: () => connection.close(),
+  };
+}
+
+async function tcpClient(env, pattern) {
+  const client = ClientProxyFactory.create({ transport: Transport.TCP, options: { host: '127.0.0.1', port: Number(env.RPC_PORT) } });
   await client.connect();
+  return { send: (data) => firstValueFrom(client.send(pattern, data)), close: () => client.close() };
+}
+
+async function rpcLoad({ env, service, pattern, payload, connections, durationSeconds }) {
+  const client = (env.RPC_TRANSPORT ?? 'nats') === 'nats' ? await natsClient(env, service, pattern) : await tcpClient(env, pattern);
   const latencies = [];
   let errors = 0;
   const deadline = Date.now() + durationSeconds * 1000;
@@ -19,7 +44,7 @@ async function rpcLoad({ host, port, pattern, payload, connections, durationSeco
     while (Date.now() < deadline) {
       const started = process.hrtime.bigint();
       try {
-        await firstValueFrom(client.send(pattern, payload()));
+        await client.send(payload());
         latencies.push(Number(process.hrtime.bigint() - started) / 1e6);
       } catch {
         errors += 1;
@@ -29,7 +54,7 @@ async function rpcLoad({ host, port, pattern, payload, connections, durationSeco
   const startedAt = Date.now();
   await Promise.all(Array.from({ length: connections }, worker));
   const elapsed = (Date.now() - startedAt) / 1000;
-  client.close();
+  await client.close();
   latencies.sort((a, b) => a - b);
   return {
     requestsPerSecond: latencies.length / elapsed,

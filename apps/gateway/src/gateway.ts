@@ -12,6 +12,7 @@ import { clientErrorHandler, expectationFailed, MAX_URL_LENGTH } from './http/cl
 import { registerBodyParsers } from './http/json-body';
 import { swaggerOptions } from './http/openapi';
 import { toRoute } from './http/operation';
+import { createRateLimit } from './auth/rate-limiter';
 import { requestGate, rewriteUrl } from './http/request-gate';
 import { requestIdFor } from './http/request-id';
 import { requestFormDetails, validatorCompiler } from './http/validation';
@@ -78,7 +79,9 @@ export async function createGateway(config: GatewayConfig, limits: Partial<HttpL
   app.setSerializerCompiler(() => (data) => JSON.stringify(data));
   registerBodyParsers(app);
   app.addHook('onRequest', async (request) => nameHttpServerSpan(request.method, request.routeOptions.url));
-  app.addHook('onRequest', requestGate(config));
+  const rateLimit = createRateLimit(config);
+  app.addHook('onClose', async () => rateLimit?.close());
+  app.addHook('onRequest', requestGate(config, rateLimit));
   app.setErrorHandler(onError);
 
   await app.register(fastifySwagger, swaggerOptions);

@@ -17,7 +17,7 @@ export class CatalogClient implements OnModuleDestroy {
   private readonly client: RpcClient;
 
   constructor(@Inject(CATALOG_CLIENT_CONFIG) private readonly config: CatalogClientConfig) {
-    this.client = createRpcClient(config, 'catalog', config.catalogRpc, 'catalog-client');
+    this.client = createRpcClient(config, 'catalog', config.catalogRpc, 'catalog-client', config.catalogLookupTimeoutMs);
   }
 
   /** The pet as the catalog has it now; undefined when it does not exist. Throws 503 when the catalog does not answer. */

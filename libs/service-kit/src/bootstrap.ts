@@ -27,8 +27,8 @@ export async function bootstrapService(module: unknown, config: ServiceConfig, n
   // On the Fastify instance before Nest registers its routes, so the hooks apply to them.
   observeHttp(adapter.getInstance(), { logger: processLogger() });
   registerMetricsRoute(adapter.getInstance());
-  // abortOnError false: a failure throws to the caller (runService logs it and exits) instead of Nest exiting on its own.
   const lifecycle = new ServiceLifecycle();
+  // abortOnError false: a failure throws to the caller (runService logs it and exits) instead of Nest exiting on its own.
   const app = await NestFactory.create<NestFastifyApplication>(withLifecycle(module, lifecycle), adapter, { logger: useNestLogger(config.logLevel), abortOnError: false });
   // A hybrid app's microservice only sees global filters and interceptors it inherits from the app.
   app.useGlobalFilters(new RpcErrorFilter(app.getHttpAdapter()));

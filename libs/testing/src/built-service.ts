@@ -23,6 +23,8 @@ export interface BuiltServiceOptions {
 export interface BuiltService extends Pick<RpcTestClient, 'send' | 'refusal'> {
   /** Its RPC_PORT, for CATALOG_RPC when RPC_TRANSPORT=tcp (over NATS the suite's namespace finds it). */
   rpcAddress: string;
+  /** Its HTTP server: the health endpoints and GET /metrics (this replica's own counts). */
+  httpUrl: string;
   /** Rows of a query (`?` placeholders) against the service's database, for asserting what was written. */
   sql<T = Record<string, unknown>>(query: string, params?: unknown[]): Promise<T[]>;
   /** SIGTERM, as a platform would; the process finishes its work and exits. */
@@ -66,6 +68,7 @@ export async function startBuiltService(
 
   return {
     rpcAddress: `127.0.0.1:${rpcPort}`,
+    httpUrl: `http://127.0.0.1:${httpPort}`,
     send: client.send,
     refusal: client.refusal,
     async sql<T>(query: string, params: unknown[] = []) {

@@ -1,6 +1,6 @@
 import type { FastifyReply, FastifyRequest, HookHandlerDoneFunction, HTTPMethods } from 'fastify';
 import { ApiKeyring, type ApiPrincipal } from '../auth/api-keys';
-import { RateLimiter } from '../auth/rate-limiter';
+import { RateLimiter, type RateLimit, type RateLimitDecision } from '../auth/rate-limiter';
 import { grants, requiredScope } from '../auth/scopes';
 import type { GatewayConfig } from '../config';
 import { ApiError, pathOf, sendError, validationFailed } from './api-error';
@@ -58,11 +58,11 @@ function routeNotFound(request: FastifyRequest): ApiError {
  * the request as HTTP, authentication, rate limit, authorisation, sunset; every request no
  * route serves, public path or not, answers 404/405 here, before a body nobody wants is read.
  */
-export function requestGate(config: GatewayConfig) {
+export function requestGate(config: GatewayConfig, limiter: RateLimit | undefined) {
   const keyring = new ApiKeyring(config.apiKeys);
-  const limiter = config.rateLimitPerSecond > 0 ? new RateLimiter(config.rateLimitPerSecond) : undefined;
 
-  function refusal(request: FastifyRequest, reply: FastifyReply): ApiError | undefined {
+  /** A limit counted in Redis answers later: the checks after it wait for it. */
+  function refusal(request: FastifyRequest, reply: FastifyReply): ApiError | undefined | Promise<ApiError | undefined> {
     const { raw } = request;
     if (raw.headers.host === undefined && raw.httpVersion === '1.1') return new ApiError('BAD_REQUEST', 'An HTTP/1.1 request needs a Host header');
     if (sentTwice(request, 'host')) return new ApiError('BAD_REQUEST', 'The request has more than one Host header');
@@ -91,14 +91,22 @@ export function requestGate(config: GatewayConfig) {
     // Read where the handler reads it: a repeated key must not pass as one joined value.
     if (sentTwice(request, 'idempotency-key')) raw.headers['idempotency-key'] = raw.headersDistinct['idempotency-key'];
 
-    if (limiter) {
-      const decision = limiter.take(principal.name);
+    if (!limiter) return afterRateLimit(request, path);
+    const limited = (decision: RateLimitDecision): ApiError | undefined => {
       reply.header('ratelimit-policy', limiter.policyHeader).header('ratelimit', RateLimiter.header(decision));
       if (!decision.allowed) {
         return new ApiError('RATE_LIMITED', `Rate limit of ${limiter.quota} requests per second exceeded`, undefined, { 'retry-after': String(decision.resetSeconds) });
       }
-    }
+      return afterRateLimit(request, path);
+    };
+    const decision = limiter.take(principal.name);
+    return decision instanceof Promise ? decision.then(limited) : limited(decision);
+  }
 
+  function afterRateLimit(request: FastifyRequest, path: string): ApiError | undefined {
+    const route = request.routeOptions;
+    const { deprecation } = route.config;
+    const principal = request.principal as ApiPrincipal;
     const scope = requiredScope(request.method, path);
     if (scope !== undefined && !grants(principal.scopes, scope)) return new ApiError('FORBIDDEN', `The API key lacks the scope ${scope}`);
 
@@ -110,9 +118,13 @@ export function requestGate(config: GatewayConfig) {
 
   return (request: FastifyRequest, reply: FastifyReply, done: HookHandlerDoneFunction): void => {
     reply.header('x-request-id', request.id);
+    const answer = (refused: ApiError | undefined): void => {
+      if (refused === undefined) return done();
+      answeredBeforeBody.add(request.raw.socket);
+      sendError(reply, refused);
+    };
     const refused = refusal(request, reply);
-    if (refused === undefined) return done();
-    answeredBeforeBody.add(request.raw.socket);
-    sendError(reply, refused);
+    if (refused instanceof Promise) refused.then(answer, done);
+    else answer(refused);
   };
 }

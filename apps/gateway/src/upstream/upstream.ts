@@ -25,7 +25,9 @@ export class Upstream {
   private readonly clients: Record<RpcService, RpcClient>;
 
   constructor(private readonly config: GatewayConfig) {
-    const client = (service: RpcService) => createRpcClient(config, service, config[`${service}Rpc`], 'gateway');
+    // The longest a call waits: the timeout plus the longest `Prefer: wait` (10 s, API.md §9).
+    const maxWaitMs = config.upstreamTimeoutMs + 10_000;
+    const client = (service: RpcService) => createRpcClient(config, service, config[`${service}Rpc`], 'gateway', maxWaitMs);
     this.clients = { catalog: client('catalog'), orders: client('orders'), inventory: client('inventory') };
   }
 
