@@ -708,6 +708,7 @@ function writeReport(results) {
       out.push(`- ${name}: ${parts.map(([part, ms]) => `${part} ${ms}`).join(', ')}; **${cpuTotal(c)} ms** in all.`);
     }
   }
+  out.push(...clusterReport(results, { table }));
   const transportsOut = [];
   if (results.transports) {
     transportsOut.push(out[0]);
@@ -720,7 +721,6 @@ function writeReport(results) {
     transportsOut.push('', ...table(['RPC_TRANSPORT', 'placed/s', 'decided/s', 'placed→decided p50 ms', 'p99 ms', 'failed', 'CPU ms per order'],
       results.transports.map((t) => [t.transport, t.capacity.placedPerSecond, `**${t.capacity.decidedPerSecond}**`, t.capacity.decisionP50, t.capacity.decisionP99, t.capacity.failed, cpuTotal(t.capacity)])));
   }
-  out.push(...clusterReport(results, { table }));
   if (results.tracing) {
     const t = results.tracing;
     out.push('', `### Tracing on vs off (saga capacity as above, run one after the other; on = every process exporting OTLP/HTTP JSON to a receiver in the benchmark process)`, '');
