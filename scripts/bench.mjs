@@ -10,11 +10,11 @@ import path from 'node:path';
 import autocannon from 'autocannon';
 import { Kafka, logLevel } from 'kafkajs';
 import pg from 'pg';
-import stack from './lib/stack.cjs';
+import stack from '../tools/stack/stack.cjs';
 import rpc from './bench/rpc-load.cjs';
 import pacedLoadModule from './bench/paced-load.cjs';
 import baselineGateway from './bench/baseline-gateway.cjs';
-import otlp from './lib/otlp-receiver.cjs';
+import otlp from '../tools/stack/otlp-receiver.cjs';
 import { benchCluster, clusterReport, onOnePet } from './bench/cluster.mjs';
 import '../libs/kafka/src/request-queue-fix.cjs';
 

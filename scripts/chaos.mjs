@@ -14,13 +14,13 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
-import stack from './lib/stack.cjs';
+import stack from '../tools/stack/stack.cjs';
 import { chaosKafka, consumerLag, deadLetters, decisionsOf, republishedOn } from './chaos/checks.mjs';
 import { Api, OrderLoad } from './chaos/load.mjs';
 import { CHAOS_CLUSTER_KAFKA, CHAOS_KAFKA, ChaosStack, brokerCommand, brokerEnv, clusterBrokerEnv, sleep } from './chaos/processes.mjs';
 import { SCENARIOS, postgresCluster } from './chaos/scenarios.mjs';
 import { CLUSTER_SCENARIOS } from './chaos/cluster-scenarios.mjs';
-import cluster from './lib/cluster.cjs';
+import cluster from '../tools/stack/cluster.cjs';
 
 const SHORT = process.argv.includes('--short');
 const ONLY_CLUSTER = process.argv.includes('--cluster');

@@ -6,9 +6,9 @@
 // of one replica of the running cluster; it returns once the new process is ready.
 import fs from 'node:fs';
 import path from 'node:path';
-import stack from './lib/stack.cjs';
-import cluster from './lib/cluster.cjs';
-import { terminalOutput } from './lib/terminal-output.mjs';
+import stack from '../tools/stack/stack.cjs';
+import cluster from '../tools/stack/cluster.cjs';
+import { terminalOutput } from '../tools/stack/terminal-output.mjs';
 
 const { ensurePostgres, build, runMigrations, DEV_API_KEY, ROOT } = stack;
 const { clusterLayout, clusterKafka, ensureNatsAndRedis, startCluster } = cluster;

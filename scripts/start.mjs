@@ -1,7 +1,7 @@
 // `npm start`: the whole stack on this machine — Kafka, the databases and their
 // migrations, the three services and the gateway. Ctrl-C stops what it started.
-import stack from './lib/stack.cjs';
-import { terminalOutput } from './lib/terminal-output.mjs';
+import stack from '../tools/stack/stack.cjs';
+import { terminalOutput } from '../tools/stack/terminal-output.mjs';
 
 const { ensurePostgres, ensureKafka, build, stackLayout, runMigrations, startStack, DEV_API_KEY } = stack;
 

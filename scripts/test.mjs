@@ -4,8 +4,8 @@
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import stack from './lib/stack.cjs';
-import testTools from './lib/test-tools.cjs';
+import stack from '../tools/stack/stack.cjs';
+import testTools from '../tools/stack/test-tools.cjs';
 
 const { ROOT, ensurePostgres, ensureKafka, ensureNats, ensureRedis } = stack;
 const { ensureDebianTools, chartTools } = testTools;

@@ -3,7 +3,7 @@
 // both builds in the same run (e.g. before and after a change of the gateway).
 const path = require('node:path');
 const { spawn } = require('node:child_process');
-const { stopProcess, waitUntilReady } = require('../lib/stack.cjs');
+const { stopProcess, waitUntilReady } = require('../../tools/stack/stack.cjs');
 
 /** Ports of the baseline gateway: beside the stack's own, within the layout's range. */
 const PORT_SHIFT = 50;

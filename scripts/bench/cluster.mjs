@@ -1,4 +1,4 @@
-// The bench's cluster section: the saga on the scaled stack (scripts/lib/cluster.cjs: three brokers
+// The bench's cluster section: the saga on the scaled stack (tools/stack/cluster.cjs: three brokers
 // of its own, two replicas of every tier, HAProxy in front of the gateways), measured with the
 // single-broker figures' own methods (`capacity`, `atRate` of scripts/bench.mjs) in the same run.
 import { randomBytes } from 'node:crypto';
@@ -6,8 +6,8 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
-import stack from '../lib/stack.cjs';
-import cluster from '../lib/cluster.cjs';
+import stack from '../../tools/stack/stack.cjs';
+import cluster from '../../tools/stack/cluster.cjs';
 import pacedLoadModule from './paced-load.cjs';
 
 /** Its own cluster, beside the bench's ports (+20000): nodes on 29192, 29202, 29212. */

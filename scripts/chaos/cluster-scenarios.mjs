@@ -1,9 +1,9 @@
-// What `npm run chaos` does to the scaled stack (scripts/lib/cluster.cjs: three brokers, two
+// What `npm run chaos` does to the scaled stack (tools/stack/cluster.cjs: three brokers, two
 // replicas of every tier, HAProxy in front of the gateways). Same shape as scenarios.mjs; a
 // scenario with `zeroFailures` promises that no client sees a failure, so every answer of the
 // load that is not 2xx (orders and reads, through HAProxy) counts against it.
 import { randomUUID } from 'node:crypto';
-import cluster from '../lib/cluster.cjs';
+import cluster from '../../tools/stack/cluster.cjs';
 import { sleep } from './processes.mjs';
 
 const { clusterKafkaAsync, waitForBalancer } = cluster;

@@ -3,7 +3,7 @@ import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import stack from '../lib/stack.cjs';
+import stack from '../../tools/stack/stack.cjs';
 
 export const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -61,7 +61,7 @@ export class ChaosStack {
   }
 
   envOf(name) {
-    // A cluster layout (scripts/lib/cluster.cjs) knows every replica's environment by name.
+    // A cluster layout (tools/stack/cluster.cjs) knows every replica's environment by name.
     if (this.layout.envOf) return this.layout.envOf(name);
     const app = name.split('-')[0];
     return { ...this.layout.envs[app], ...(this.replicas?.get(name) ?? {}) };

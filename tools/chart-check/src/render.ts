@@ -1,14 +1,13 @@
 /**
  * Renders deploy/helm/petstore with the pinned helm (installed on first use into
- * ~/.cache/petstore by scripts/lib/test-tools.cjs) and parses what it prints.
+ * ~/.cache/petstore by tools/stack/test-tools.cjs) and parses what it prints.
  */
 import { spawnSync } from 'node:child_process';
 import * as path from 'node:path';
 import { parseAllDocuments } from 'yaml';
 
-// The helm and kubectl binaries are tools of the repository's scripts, not a library of the workspace.
-// eslint-disable-next-line @nx/enforce-module-boundaries
-const { chartTools } = require('../../../scripts/lib/test-tools.cjs') as { chartTools: () => { helm: string; kubectl: string } };
+// The pinned helm and kubectl binaries, installed on first use by the stack helpers.
+const { chartTools } = require('@petstore/stack/test-tools.cjs') as { chartTools: () => { helm: string; kubectl: string } };
 
 export const root = path.join(__dirname, '../../..');
 export const chartDir = path.join(root, 'deploy/helm/petstore');

@@ -6,13 +6,10 @@ import { apiKeysEnv } from './fixtures';
 import { STACK_LOG_FILE, STACK_STATE_FILE, type StackState } from './stack-state';
 
 // The launcher is shared with `npm start` and the benchmarks, which run before anything is built,
-// so it stays plain CommonJS under scripts/ rather than a library.
-// eslint-disable-next-line @nx/enforce-module-boundaries
-const stack = require('../../../../scripts/lib/stack.cjs');
-// eslint-disable-next-line @nx/enforce-module-boundaries
-const openapiTools = require('../../../../scripts/lib/openapi-tools.cjs');
-// eslint-disable-next-line @nx/enforce-module-boundaries
-const { startOtlpReceiver } = require('../../../../scripts/lib/otlp-receiver.cjs');
+// so it stays plain CommonJS (tools/stack) rather than a TypeScript library.
+const stack = require('@petstore/stack');
+const openapiTools = require('@petstore/stack/openapi-tools.cjs');
+const { startOtlpReceiver } = require('@petstore/stack/otlp-receiver.cjs');
 
 const PRISM_PORT = 13_090;
 /** The OTLP/HTTP port (4318) + 10000: every process of the stack exports its spans here (see `traceSpans`). */

@@ -2,8 +2,7 @@ import { existsSync, readFileSync, rmSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { STACK_STATE_FILE, type StackState } from './stack-state';
 
-// eslint-disable-next-line @nx/enforce-module-boundaries
-const stack = require('../../../../scripts/lib/stack.cjs');
+const stack = require('@petstore/stack');
 
 /** What Prism saw: every request it forwarded, and the responses that broke the document. */
 function reportPrism(): void {

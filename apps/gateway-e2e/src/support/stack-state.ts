@@ -8,7 +8,7 @@ export const STACK_LOG_FILE = join(__dirname, '../../../../tmp/e2e-stack.log');
 /** What global setup tells the test files about the stack it started. */
 export interface StackState {
   namespace: string;
-  /** The run's own Kafka broker (see scripts/lib/stack.cjs). */
+  /** The run's own Kafka broker (see tools/stack/stack.cjs). */
   broker: { port: number; controllerPort: number; dataDir: string };
   gatewayUrl: string;
   /** The Prism proxy in front of the gateway, and the document it validates against. */

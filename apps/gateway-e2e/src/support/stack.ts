@@ -1,8 +1,7 @@
 import { closeSync, openSync, readFileSync, writeFileSync } from 'node:fs';
 import { STACK_LOG_FILE, STACK_STATE_FILE, type StackState } from './stack-state';
 
-// eslint-disable-next-line @nx/enforce-module-boundaries
-const launcher = require('../../../../scripts/lib/stack.cjs');
+const launcher = require('@petstore/stack');
 
 export function stackState(): StackState {
   return JSON.parse(readFileSync(STACK_STATE_FILE, 'utf8')) as StackState;

@@ -4,8 +4,7 @@ import { dirname, join } from 'node:path';
 import { uniqueName } from '../support/fixtures';
 import { eventually, fetchOnce, stackState } from '../support/stack';
 
-// eslint-disable-next-line @nx/enforce-module-boundaries
-const openapiTools = require('../../../../scripts/lib/openapi-tools.cjs');
+const openapiTools = require('@petstore/stack/openapi-tools.cjs');
 
 function run(command: string, args: string[]): void {
   const result = spawnSync(command, args, { encoding: 'utf8' });

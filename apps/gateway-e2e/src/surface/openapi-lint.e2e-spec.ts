@@ -3,8 +3,7 @@ import { writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { stackState } from '../support/stack';
 
-// eslint-disable-next-line @nx/enforce-module-boundaries
-const openapiTools = require('../../../../scripts/lib/openapi-tools.cjs');
+const openapiTools = require('@petstore/stack/openapi-tools.cjs');
 
 const RULESET = join(__dirname, '../../../../tools/openapi-checks/spectral.yaml');
 
