@@ -435,11 +435,13 @@ readonly CLUSTER_SIZE=3
 
 node_port() { echo $((CLUSTER_PORT + 10 * ($1 - 1))); }
 
-cluster_voters() {
-  local n voters=()
-  for n in $(seq 1 $CLUSTER_SIZE); do voters+=("$n@$HOST:$(($(node_port "$n") + 1))"); done
+# Every node's address, comma-separated: `cluster_addresses 0` the brokers, `cluster_addresses 1 @`
+# the controller quorum's voters (`<id>@host:port`).
+cluster_addresses() {
+  local offset=$1 voter=${2:-} n addresses=()
+  for n in $(seq 1 $CLUSTER_SIZE); do addresses+=("${voter:+$n$voter}$HOST:$(($(node_port "$n") + offset))"); done
   local IFS=,
-  echo "${voters[*]}"
+  echo "${addresses[*]}"
 }
 
 # Runs this script's single-broker `command` as cluster node n.
@@ -449,7 +451,7 @@ on_node() {
   local port
   port=$(node_port "$n")
   KAFKA_NODE_ID=$n KAFKA_PORT=$port KAFKA_CONTROLLER_PORT=$((port + 1)) \
-    KAFKA_DATA_DIR=$CLUSTER_DATA_DIR/node-$n KAFKA_QUORUM_VOTERS=$(cluster_voters) \
+    KAFKA_DATA_DIR=$CLUSTER_DATA_DIR/node-$n KAFKA_QUORUM_VOTERS=$(cluster_addresses 1 @) \
     KAFKA_CLUSTER_NODES=$CLUSTER_SIZE bash "${BASH_SOURCE[0]}" "$command"
 }
 
@@ -464,7 +466,7 @@ cluster_command() {
     start)
       on_every_node launch
       on_every_node wait
-      log "cluster ready: $(cluster_brokers)" ;;
+      log "cluster ready: $(cluster_addresses 0)" ;;
     wait) on_every_node wait ;;
     status)
       local n down=0
@@ -481,17 +483,11 @@ cluster_command() {
     stop-node) on_node "$node" stop ;;
     kill-node) on_node "$node" kill ;;
     pid) on_node "$node" pid ;;
-    brokers) cluster_brokers ;;
+    brokers) cluster_addresses 0 ;;
     *) usage ;;
   esac
 }
 
-cluster_brokers() {
-  local n brokers=()
-  for n in $(seq 1 $CLUSTER_SIZE); do brokers+=("$HOST:$(node_port "$n")"); done
-  local IFS=,
-  echo "${brokers[*]}"
-}
 
 cmd_kill() {
   local pid
