@@ -2,7 +2,7 @@
 // gateway adds is the difference between this and the same query through HTTP.
 'use strict';
 const { ClientProxyFactory, Transport } = require('@nestjs/microservices');
-const { connect, JSONCodec } = require('nats');
+const { connect, createInbox, JSONCodec } = require('nats');
 const { randomUUID } = require('node:crypto');
 const { firstValueFrom } = require('rxjs');
 
@@ -13,17 +13,36 @@ function percentile(sorted, p) {
 
 /**
  * Over NATS, as libs/rpc's NatsRpcClient sends it (this script cannot load that TypeScript): Nest's
- * packet as a nats.js request on the connection's one inbox, to `<NATS_SUBJECT_PREFIX><service>.<cmd>`.
+ * packet to `<NATS_SUBJECT_PREFIX><service>.<cmd>`, answered on the connection's one wildcard
+ * inbox and matched by a token, the requests of one event-loop turn published together.
  */
 async function natsClient(env, service, pattern) {
   const connection = await connect({ servers: env.NATS_SERVERS.split(',') });
   const codec = JSONCodec();
   const subject = `${env.NATS_SUBJECT_PREFIX}${service}.${pattern.cmd}`;
+  const inbox = createInbox();
+  const waiting = new Map();
+  let outgoing = [];
+  let nextToken = 0;
+  connection.subscribe(`${inbox}.*`, {
+    callback: (_error, msg) => {
+      const token = msg.subject.slice(inbox.length + 1);
+      const answered = waiting.get(token);
+      waiting.delete(token);
+      answered?.(codec.decode(msg.data));
+    },
+  });
   return {
-    async send(data) {
-      const reply = codec.decode((await connection.request(subject, codec.encode({ pattern: subject, data, id: randomUUID() }), { timeout: 10_000 })).data);
-      if (reply.err) throw reply.err;
-      return reply.response;
+    send(data) {
+      const token = String(nextToken++);
+      const reply = new Promise((resolve) => waiting.set(token, resolve));
+      if (outgoing.push({ data: codec.encode({ pattern: subject, data, id: randomUUID() }), reply: `${inbox}.${token}` }) === 1) {
+        setImmediate(() => {
+          for (const message of outgoing) connection.publish(subject, message.data, { reply: message.reply });
+          outgoing = [];
+        });
+      }
+      return reply.then((answer) => (answer.err ? Promise.reject(answer.err) : answer.response));
     },
     close: () => connection.close(),
   };

@@ -25,6 +25,8 @@ export class NatsRpcServer extends ServerNats {
   private readonly subscribed: Subscription[] = [];
   /** Requests received and not yet answered. */
   private readonly inFlight = new Set<Msg>();
+  /** Answers waiting for the end of this event-loop turn. */
+  private answers: Array<() => void> = [];
   private idle?: () => void;
   private stopping?: Promise<void>;
 
@@ -51,16 +53,26 @@ export class NatsRpcServer extends ServerNats {
     }
   }
 
-  override getPublisher(msg: Msg, id: string, context: NatsContext): (response: Response) => unknown {
+  override getPublisher(msg: Msg, id: string, context: NatsContext): (response: Response) => void {
     const publish = super.getPublisher(msg, id, context);
     return (response) => {
-      try {
-        return publish(response);
-      } finally {
-        // The last packet of an answer is marked disposed; a refusal carries `err`.
-        if (response.isDisposed || response.err !== undefined) this.settle(msg);
-      }
+      const answer = () => {
+        try {
+          publish(response);
+        } finally {
+          // The last packet of an answer is marked disposed; a refusal carries `err`.
+          if (response.isDisposed || response.err !== undefined) this.settle(msg);
+        }
+      };
+      // The answers of one event-loop turn leave in one write, which the NATS server reads in one go.
+      if (this.answers.push(answer) === 1) setImmediate(() => this.sendAnswers());
     };
+  }
+
+  private sendAnswers(): void {
+    const answers = this.answers;
+    this.answers = [];
+    for (const answer of answers) answer();
   }
 
   /** Requests being handled now (for tests and the stop's log line). */
@@ -97,7 +109,8 @@ export class NatsRpcServer extends ServerNats {
       clearTimeout(timer);
       if (this.inFlight.size > 0) this.stopLogger.warn(`Stopped with ${this.inFlight.size} RPC request(s) unanswered after ${drainTimeoutMs} ms`);
     }
-    // Flushes the answers still buffered, then closes.
+    // Hands over the answers of this turn, flushes what is buffered, then closes.
+    this.sendAnswers();
     if (!connection.isClosed()) await connection.drain().catch(() => undefined);
   }
 
