@@ -15,7 +15,7 @@ export class AppModule {
     return {
       module: AppModule,
       imports: [
-        MikroOrmModule.forRoot(catalogDatabaseOptions(config.databaseUrl)),
+        MikroOrmModule.forRoot(catalogDatabaseOptions(config.databaseUrl, config.databasePoolMax)),
         MessagingModule.forRoot({
           producer: CATALOG_PRODUCER,
           kafka: { brokers: config.kafkaBrokers, namespace: config.kafkaNamespace },

@@ -13,6 +13,7 @@ export const catalogMigrations: NamedMigration[] = [
   { name: 'Migration20261122010000_catalog', class: Migration20261122010000_catalog },
 ];
 
-export function catalogDatabaseOptions(url: string): Options {
-  return databaseOptions({ url, entities: catalogEntities, migrations: catalogMigrations });
+/** `poolMax`: the service's DATABASE_POOL_MAX (databaseOptions' default when migrating). */
+export function catalogDatabaseOptions(url: string, poolMax?: number): Options {
+  return databaseOptions({ url, poolMax, entities: catalogEntities, migrations: catalogMigrations });
 }

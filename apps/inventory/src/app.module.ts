@@ -14,7 +14,7 @@ export class AppModule {
     return {
       module: AppModule,
       imports: [
-        MikroOrmModule.forRoot(inventoryDatabaseOptions(config.databaseUrl)),
+        MikroOrmModule.forRoot(inventoryDatabaseOptions(config.databaseUrl, config.databasePoolMax)),
         MessagingModule.forRoot({
           producer: INVENTORY_PRODUCER,
           kafka: { brokers: config.kafkaBrokers, namespace: config.kafkaNamespace },

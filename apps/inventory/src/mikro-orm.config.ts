@@ -14,9 +14,11 @@ export const inventoryMigrations: NamedMigration[] = [
   { name: 'Migration20261124000000_inventory_saga', class: Migration20261124000000_inventory_saga },
 ];
 
-export function inventoryDatabaseOptions(url: string): Options {
+/** `poolMax`: the service's DATABASE_POOL_MAX (databaseOptions' default when migrating). */
+export function inventoryDatabaseOptions(url: string, poolMax?: number): Options {
   return databaseOptions({
     url,
+    poolMax,
     entities: inventoryEntities,
     migrations: inventoryMigrations,
   });

@@ -15,7 +15,7 @@ export class AppModule {
     return {
       module: AppModule,
       imports: [
-        MikroOrmModule.forRoot(ordersDatabaseOptions(config.databaseUrl)),
+        MikroOrmModule.forRoot(ordersDatabaseOptions(config.databaseUrl, config.databasePoolMax)),
         MessagingModule.forRoot({
           producer: ORDERS_PRODUCER,
           kafka: { brokers: config.kafkaBrokers, namespace: config.kafkaNamespace },

@@ -12,6 +12,7 @@ export const ordersMigrations: NamedMigration[] = [
   { name: 'Migration20261122000000_orders', class: Migration20261122000000_orders },
 ];
 
-export function ordersDatabaseOptions(url: string): Options {
-  return databaseOptions({ url, entities: ordersEntities, migrations: ordersMigrations });
+/** `poolMax`: the service's DATABASE_POOL_MAX (databaseOptions' default when migrating). */
+export function ordersDatabaseOptions(url: string, poolMax?: number): Options {
+  return databaseOptions({ url, poolMax, entities: ordersEntities, migrations: ordersMigrations });
 }

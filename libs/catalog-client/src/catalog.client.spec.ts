@@ -47,6 +47,7 @@ describe('CatalogClient', () => {
       host: '127.0.0.1',
       rpcPort,
       databaseUrl: 'postgres://postgres@127.0.0.1:5432/unused_test',
+      databasePoolMax: 10,
       kafkaBrokers: [],
       kafkaNamespace: '',
       ...transport,

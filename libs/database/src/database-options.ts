@@ -14,10 +14,13 @@ export interface DatabaseSettings {
   entities: (EntityClass<unknown> | EntitySchema)[];
   /** Listed explicitly: the apps are webpack bundles, so there is no folder to scan. */
   migrations: NamedMigration[];
+  /** The most connections the pool opens; the service's DATABASE_POOL_MAX. */
   poolMax?: number;
 }
 
-export function databaseOptions({ url, entities, migrations, poolMax = 10 }: DatabaseSettings): Options {
+export const DEFAULT_POOL_MAX = 10;
+
+export function databaseOptions({ url, entities, migrations, poolMax = DEFAULT_POOL_MAX }: DatabaseSettings): Options {
   return defineConfig({
     clientUrl: url,
     entities,

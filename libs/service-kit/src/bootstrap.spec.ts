@@ -43,6 +43,7 @@ describe('bootstrapService', () => {
     host: '127.0.0.1',
     rpcPort: 39_401,
     databaseUrl: 'postgres://postgres@127.0.0.1:5432/unused_test',
+    databasePoolMax: 10,
     kafkaBrokers: [],
     kafkaNamespace: '',
     // The transport the run asks for (RPC_TRANSPORT), on subjects of this suite's own.

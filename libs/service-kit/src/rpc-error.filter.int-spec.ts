@@ -71,6 +71,7 @@ async function startProbe(url: string): Promise<{ app: INestApplication; client:
     host: '127.0.0.1',
     rpcPort: await freePort(),
     databaseUrl: url,
+    databasePoolMax: 10,
     kafkaBrokers: [],
     kafkaNamespace: '',
     ...readConfig(rpcTransportConfigShape, { ...process.env, NATS_SUBJECT_PREFIX: `t-${randomBytes(4).toString('hex')}.` }),

@@ -14,6 +14,7 @@ import {
   type NodeEnv,
   type Reader,
 } from '@petstore/config';
+import { DEFAULT_POOL_MAX } from '@petstore/database';
 import { rpcTransportConfigShape, type RpcTransportConfig } from '@petstore/rpc';
 
 export interface ServiceConfig extends RpcTransportConfig {
@@ -28,6 +29,11 @@ export interface ServiceConfig extends RpcTransportConfig {
   databaseUrl: string;
   /** The owner's URL for `main.js migrate` (MIGRATION_DATABASE_URL); when unset, migrate uses databaseUrl and grants nothing. */
   migrationDatabaseUrl?: string;
+  /**
+   * The most connections the service's pool opens (DATABASE_POOL_MAX); the relay's session and
+   * orders' LISTEN add one each. Lower it when many replicas share one PostgreSQL (docs/SCALING.md).
+   */
+  databasePoolMax: number;
   kafkaBrokers: string[];
   /** Prefix of every topic and consumer group: lets test runs share one broker without seeing each other. */
   kafkaNamespace: string;
@@ -55,6 +61,7 @@ export function serviceConfigShape(defaults: ServiceDefaults): ConfigShape<Servi
     kafkaBrokers: list('KAFKA_BROKERS', '127.0.0.1:9092'),
     kafkaNamespace: (env) => env['KAFKA_NAMESPACE']?.trim() ?? '',
     ...rpcTransportConfigShape,
+    databasePoolMax: int('DATABASE_POOL_MAX', DEFAULT_POOL_MAX, { min: 1, max: 1000 }),
     shutdownDelayMs: int('SHUTDOWN_DELAY_MS', 0, { min: 0, max: 600_000 }),
     drainTimeoutMs: int('DRAIN_TIMEOUT_MS', 10_000, { min: 0, max: 600_000 }),
   };

@@ -1,3 +1,4 @@
+import type { Env } from '@petstore/config';
 import { MessagingService } from '@petstore/messaging';
 import { startServiceForTest, testDatabaseUrl, type RunningService, type ServiceRecipe } from '@petstore/testing';
 import { AppModule } from '../app.module';
@@ -22,9 +23,10 @@ export interface CatalogTestApp extends RunningService<CatalogConfig> {
   count(sql: string, params?: unknown[]): Promise<number>;
 }
 
-export async function startCatalog(namespace: string): Promise<CatalogTestApp> {
+/** `env`: more variables for the service, e.g. DATABASE_POOL_MAX. */
+export async function startCatalog(namespace: string, env?: Env): Promise<CatalogTestApp> {
   // Topics provisioned, relay running, consumer group joined: events flow from the first test on.
-  const catalog = await startServiceForTest(catalogRecipe, { namespace, databaseUrl: TEST_DATABASE_URL, logLevel: 'warn' });
+  const catalog = await startServiceForTest(catalogRecipe, { namespace, databaseUrl: TEST_DATABASE_URL, logLevel: 'warn', env });
   return {
     ...catalog,
     async count(sql, params = []) {
