@@ -15,7 +15,7 @@ import rpc from './bench/rpc-load.cjs';
 import pacedLoadModule from './bench/paced-load.cjs';
 import baselineGateway from './bench/baseline-gateway.cjs';
 import otlp from '../tools/stack/otlp-receiver.cjs';
-import { benchCluster, clusterReport, onOnePet } from './bench/cluster.mjs';
+import { BENCH_CLUSTER_KAFKA, benchCluster, clusterReport, onOnePet } from './bench/cluster.mjs';
 import '../libs/kafka/src/request-queue-fix.cjs';
 
 const { pacedLoad } = pacedLoadModule;
@@ -540,12 +540,14 @@ function cpuSnapshot(processes) {
   const snapshot = new Map(Object.entries(processes).map(([name, child]) => [String(child.pid), { part: name, cpu: cpuOf(child.pid) }]));
   const postmaster = postmasterPid();
   const kafkaData = process.env.KAFKA_DATA_DIR ?? path.join(os.homedir(), '.cache/petstore/kafka-data');
+  // The single broker's configuration, or one of the bench cluster's three (<dataDir>/node-<n>/).
+  const isBroker = (cmdline) => cmdline.includes(`${kafkaData}/server.properties`) || (cmdline.includes('kafka.Kafka') && cmdline.includes(`${BENCH_CLUSTER_KAFKA.dataDir}/node-`));
   if (postmaster) snapshot.set(postmaster, { part: 'postgres', cpu: cpuOf(postmaster) });
   for (const pid of fs.readdirSync('/proc').filter((entry) => /^\d+$/.test(entry))) {
     try {
       const parent = /PPid:\s+(\d+)/.exec(fs.readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1];
       if (parent === postmaster) snapshot.set(pid, { part: 'postgres', cpu: cpuOf(pid) });
-      else if (fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes(`${kafkaData}/server.properties`)) {
+      else if (isBroker(fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8'))) {
         snapshot.set(pid, { part: 'kafka', cpu: cpuOf(pid) });
       }
     } catch {

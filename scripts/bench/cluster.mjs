@@ -11,7 +11,7 @@ import cluster from '../../tools/stack/cluster.cjs';
 import pacedLoadModule from './paced-load.cjs';
 
 /** Its own cluster, beside the bench's ports (+20000): nodes on 29192, 29202, 29212. */
-const BENCH_CLUSTER_KAFKA = {
+export const BENCH_CLUSTER_KAFKA = {
   port: 29192,
   dataDir: path.join(process.env.PETSTORE_CACHE ?? path.join(os.homedir(), '.cache/petstore'), 'kafka-cluster-bench'),
 };
