@@ -15,7 +15,7 @@ import rpc from './bench/rpc-load.cjs';
 import pacedLoadModule from './bench/paced-load.cjs';
 import baselineGateway from './bench/baseline-gateway.cjs';
 import otlp from '../tools/stack/otlp-receiver.cjs';
-import { BENCH_CLUSTER_KAFKA, benchCluster, clusterReport, onOnePet } from './bench/cluster.mjs';
+import { benchCluster, clusterReport, isBenchClusterBroker, onOnePet } from './bench/cluster.mjs';
 import '../libs/kafka/src/request-queue-fix.cjs';
 
 const { pacedLoad } = pacedLoadModule;
@@ -202,7 +202,7 @@ async function main() {
     await ordersDb.end();
     await running.stop();
   }
-  if (SECTIONS.has('cluster')) results.cluster = await benchCluster({ capacity, atRate, extraEnv, log });
+  if (SECTIONS.has('cluster')) results.cluster = await benchCluster({ capacity, atRate, sagaStages, extraEnv, log });
   results.environment = await environment();
   writeReport(results);
 
@@ -541,7 +541,7 @@ function cpuSnapshot(processes) {
   const postmaster = postmasterPid();
   const kafkaData = process.env.KAFKA_DATA_DIR ?? path.join(os.homedir(), '.cache/petstore/kafka-data');
   // The single broker's configuration, or one of the bench cluster's three (<dataDir>/node-<n>/).
-  const isBroker = (cmdline) => cmdline.includes(`${kafkaData}/server.properties`) || (cmdline.includes('kafka.Kafka') && cmdline.includes(`${BENCH_CLUSTER_KAFKA.dataDir}/node-`));
+  const isBroker = (cmdline) => cmdline.includes(`${kafkaData}/server.properties`) || isBenchClusterBroker(cmdline);
   if (postmaster) snapshot.set(postmaster, { part: 'postgres', cpu: cpuOf(postmaster) });
   for (const pid of fs.readdirSync('/proc').filter((entry) => /^\d+$/.test(entry))) {
     try {

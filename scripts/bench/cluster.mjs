@@ -15,6 +15,19 @@ export const BENCH_CLUSTER_KAFKA = {
   port: 29192,
   dataDir: path.join(process.env.PETSTORE_CACHE ?? path.join(os.homedir(), '.cache/petstore'), 'kafka-cluster-bench'),
 };
+
+/** Whether a process's command line is one of the bench cluster's brokers (<dataDir>/node-<n>/). */
+export const isBenchClusterBroker = (cmdline) => cmdline.includes('kafka.Kafka') && cmdline.includes(`${BENCH_CLUSTER_KAFKA.dataDir}/node-`);
+
+/**
+ * The cluster's brokers start with the section, and a new JVM spends its first minutes compiling:
+ * measured on a fresh cluster, the C1/C2 compiler threads took 60 % of the brokers' CPU during the
+ * first capacity run, which made the brokers half of the cluster's CPU per order. A broker in
+ * service has long been compiled, as the single broker of the other sections is; so saga load runs
+ * unmeasured until the compilers take under WARM_JIT_SHARE of the brokers' CPU.
+ */
+const WARM_JIT_SHARE = 0.1;
+const WARMUP_MAX_RUNS = 8;
 const ORDER_PETS = 30;
 const STOCK_PER_PET = 1_000_000;
 const CLUSTER_RATE = 250;
@@ -33,6 +46,34 @@ export function onOnePet(target, petId) {
     stages: undefined,
     request: (extraHeaders = {}) => ({ ...target.request(extraHeaders), setupRequest: (request) => ({ ...request, body: JSON.stringify({ petId, quantity: 1 }) }) }),
   };
+}
+
+/** CPU ticks the bench cluster's brokers have used so far: in all, and in their JIT compiler threads. */
+function brokerTicks() {
+  const ticks = { all: 0, jit: 0 };
+  for (const pid of fs.readdirSync('/proc').filter((entry) => /^\d+$/.test(entry))) {
+    try {
+      if (!isBenchClusterBroker(fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8'))) continue;
+      for (const task of fs.readdirSync(`/proc/${pid}/task`)) {
+        const stat = fs.readFileSync(`/proc/${pid}/task/${task}/stat`, 'utf8');
+        const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+        const used = Number(fields[11]) + Number(fields[12]); // utime + stime
+        ticks.all += used;
+        if (/^C\d CompilerThre/.test(fs.readFileSync(`/proc/${pid}/task/${task}/comm`, 'utf8'))) ticks.jit += used;
+      }
+    } catch {
+      // the process or thread ended meanwhile
+    }
+  }
+  return ticks;
+}
+
+/** `run()`'s result with the share of the brokers' CPU their JIT compilers took meanwhile. */
+async function withBrokerJitShare(run) {
+  const before = brokerTicks();
+  const result = await run();
+  const after = brokerTicks();
+  return { ...result, brokerJitShare: round(Math.max(0, after.jit - before.jit) / Math.max(1, after.all - before.all), 2) };
 }
 
 /** RPC requests each replica has served so far, from its own metrics (petstore_rpc_server_duration_seconds_count). */
@@ -67,7 +108,7 @@ function spreadOf(before, after) {
  * Starts the scaled stack, measures saga capacity (with the RPC spread over the replicas),
  * placed → decided at 250/s and capacity with every order on one pet, then takes it all down.
  */
-export async function benchCluster({ capacity, atRate, extraEnv, log }) {
+export async function benchCluster({ capacity, atRate, sagaStages, extraEnv, log }) {
   const namespace = `bench-${randomBytes(4).toString('hex')}.`;
   const layout = cluster.clusterLayout({ offset: 20_000, databaseSuffix: '_cluster_bench', namespace, kafka: BENCH_CLUSTER_KAFKA });
   log(`cluster: three brokers (${layout.brokers}), ${layout.services.length} service replicas, ${layout.gateways.length} gateways behind HAProxy`);
@@ -100,6 +141,7 @@ export async function benchCluster({ capacity, atRate, extraEnv, log }) {
       db: ordersDb,
       table: 'store_order',
       processes: Object.fromEntries([...running.processes].map(([name, child]) => [name, child])),
+      stages: (since) => sagaStages(layout, namespace, since),
       request: (extraHeaders = {}) => ({
         method: 'POST',
         headers: { ...headers, ...extraHeaders },
@@ -124,14 +166,21 @@ export async function benchCluster({ capacity, atRate, extraEnv, log }) {
       results.reads[name] = { requestsPerSecond: round(read.requestsPerSecond), p50: round(read.p50), p99: round(read.p99), failed: read.failed };
     }
     results.readSpread = spreadOf(beforeReads, await rpcServed(layout));
+    results.warmup = [];
+    while (results.warmup.length < WARMUP_MAX_RUNS) {
+      log(`cluster: saga warm-up run ${results.warmup.length + 1}`);
+      const run = await withBrokerJitShare(() => capacity(target));
+      results.warmup.push({ decidedPerSecond: run.decidedPerSecond, brokerJitShare: run.brokerJitShare });
+      if (run.brokerJitShare < WARM_JIT_SHARE) break;
+    }
     log('cluster: saga capacity');
     const before = await rpcServed(layout);
-    results.capacity = await capacity(target);
+    results.capacity = await withBrokerJitShare(() => capacity(target));
     results.rpcSpread = spreadOf(before, await rpcServed(layout));
     log(`cluster: saga at ${CLUSTER_RATE} orders/s`);
-    results.rate = await atRate(target, CLUSTER_RATE);
+    results.rate = await withBrokerJitShare(() => atRate(target, CLUSTER_RATE));
     log('cluster: every order on one pet');
-    results.onePet = await capacity(onOnePet(target, pets[0].id));
+    results.onePet = await withBrokerJitShare(() => capacity(onOnePet(target, pets[0].id)));
     return results;
   } finally {
     await running?.stopAll();
@@ -146,16 +195,37 @@ export function clusterReport(results, { table }) {
   if (!c) return [];
   const out = ['', '### Cluster (three brokers, RF 3, min.insync.replicas 2, 12 partitions; two replicas of every service, two gateways behind HAProxy)', ''];
   const row = (name, r) => [name, r.placedPerSecond ?? r.achievedRate, r.decided, `**${r.decidedPerSecond}**`, `**${r.decisionP50}**`, `**${r.decisionP99}**`, r.failed];
+  const single250 = results.rates?.find((r) => r.offeredRate === CLUSTER_RATE);
   const rows = [];
   if (results.capacity) rows.push(row('single broker, one replica per tier: capacity', results.capacity));
   rows.push(row('cluster: capacity', c.capacity));
   if (results.onePet) rows.push(row('single broker: capacity, every order on one pet', results.onePet));
   rows.push(row('cluster: capacity, every order on one pet', c.onePet));
-  const single250 = results.rates?.find((r) => r.offeredRate === CLUSTER_RATE);
   if (single250) rows.push(row(`single broker: ${CLUSTER_RATE} orders/s`, single250));
   rows.push(row(`cluster: ${CLUSTER_RATE} orders/s`, c.rate));
   out.push(...table(['run', 'placed/s', 'decided', 'decided/s', 'placed→decided p50 ms', 'p99 ms', 'failed'], rows));
   if (results.capacity) out.push('', `Cluster / single-broker capacity: **${round(c.capacity.decidedPerSecond / results.capacity.decidedPerSecond, 2)}**.`);
+  if (c.warmup?.length) {
+    const runs = c.warmup.map((run) => `${run.decidedPerSecond} decided/s with ${Math.round(run.brokerJitShare * 100)} %`).join(', ');
+    const measured = [c.capacity, c.rate, c.onePet].map((run) => `${Math.round((run.brokerJitShare ?? 0) * 100)} %`).join(', ');
+    out.push('', `The brokers start with this section, so unmeasured saga capacity runs came first, until their JIT compilers took under ${WARM_JIT_SHARE * 100} % of their CPU or for ${WARMUP_MAX_RUNS} runs at most (decided/s, and the compilers' share of the brokers' CPU): ${runs}. During the three measured cluster runs above (capacity, ${CLUSTER_RATE}/s, one pet): ${measured}.`);
+  }
+  if (c.rate.stages) {
+    const names = Object.keys(c.rate.stages);
+    const stageRow = (name, r) => [name, ...names.map((stage) => `${r.stages[stage].p50} / ${r.stages[stage].p90}`)];
+    out.push('', `Where placed → decided goes at ${CLUSTER_RATE}/s (p50 / p90 ms of each stage, as in the single-broker section):`, '');
+    out.push(...table(['run', ...names], [...(single250?.stages ? [stageRow('single broker', single250)] : []), stageRow('cluster', c.rate)]));
+  }
+  const cpuRows = [['cluster: capacity', c.capacity], [`cluster: ${CLUSTER_RATE}/s`, c.rate], ['cluster: one pet', c.onePet]].filter(([, r]) => r.cpuMsPerOrder);
+  if (cpuRows.length > 0) {
+    // Replicas of one tier summed, so the rows compare with the single-broker figures.
+    const byTier = (cpu) => Object.entries(cpu).reduce((tiers, [name, ms]) => ({ ...tiers, [name.replace(/-\d+$/, '')]: round((tiers[name.replace(/-\d+$/, '')] ?? 0) + ms, 2) }), {});
+    const rows = cpuRows.map(([name, r]) => [name, byTier(r.cpuMsPerOrder)]);
+    const parts = [...new Set(rows.flatMap(([, cpu]) => Object.keys(cpu)))];
+    const total = (cpu) => round(Object.values(cpu).reduce((sum, ms) => sum + ms, 0), 2);
+    out.push('', 'CPU per decided order in the cluster (ms, every process of the machine, the replicas of a tier summed, the three brokers under kafka):', '');
+    out.push(...table(['run', ...parts, 'in all'], rows.map(([name, cpu]) => [name, ...parts.map((part) => cpu[part] ?? ''), `**${total(cpu)}**`])));
+  }
   const spread = (of) => Object.entries(of ?? {}).filter(([, s]) => s.total > 0).map(([tier, s]) => `${tier} ${Object.values(s.shares).join(' / ')} of ${s.total}`).join('; ');
   const reads = Object.entries(c.reads ?? {}).map(([name, r]) => `${name} ${r.requestsPerSecond}/s, p50 ${r.p50} ms, p99 ${r.p99} ms, ${r.failed} failed`);
   out.push('', `Share of RPC requests each replica served, from each replica's own metrics: during reads at ${READ_RATE}/s through HAProxy (${reads.join('; ')}): ${spread(c.readSpread)}; during the saga capacity run: ${spread(c.rpcSpread)}.`);
