@@ -2,7 +2,6 @@ import { readConfig } from '@petstore/config';
 import { CatalogPatterns, type Category, type Page } from '@petstore/contracts';
 import { startBuiltService, testDatabaseUrl, uniqueNamespace, type BuiltService } from '@petstore/testing';
 import { randomUUID } from 'node:crypto';
-import { firstValueFrom, timeout } from 'rxjs';
 import { createRpcClient, rpcTransportConfigShape, transportFailureOf, type RpcClient } from '@petstore/rpc';
 
 // What every RPC client of the catalog (the gateway, this lib) relies on: two replicas of the
@@ -27,7 +26,7 @@ describe('RPC over NATS with two replicas of a service', () => {
   let second: BuiltService;
   let client: RpcClient;
   const send = <T>(pattern: { cmd: string }, payload: object, timeoutMs = 5000) =>
-    firstValueFrom(client.send<T>(pattern, { requestId: randomUUID(), ...payload }).pipe(timeout(timeoutMs)));
+    client.request<T>(pattern, { requestId: randomUUID(), ...payload }, timeoutMs);
   const categoryCount = async () => Number((await first.sql<{ count: string }>('select count(*) as count from category'))[0].count);
 
   beforeAll(async () => {

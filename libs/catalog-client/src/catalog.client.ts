@@ -2,7 +2,6 @@ import { Inject, Injectable, Logger, type OnModuleDestroy } from '@nestjs/common
 import { CatalogPatterns, isRpcErrorBody, type ById, type Pet } from '@petstore/contracts';
 import { createRpcClient, type RpcClient } from '@petstore/rpc';
 import { DomainError } from '@petstore/service-kit';
-import { lastValueFrom, timeout } from 'rxjs';
 import type { CatalogClientConfig } from './catalog-client.config';
 
 export const CATALOG_CLIENT_CONFIG = Symbol('CATALOG_CLIENT_CONFIG');
@@ -17,14 +16,14 @@ export class CatalogClient implements OnModuleDestroy {
   private readonly client: RpcClient;
 
   constructor(@Inject(CATALOG_CLIENT_CONFIG) private readonly config: CatalogClientConfig) {
-    this.client = createRpcClient(config, 'catalog', config.catalogRpc, 'catalog-client', config.catalogLookupTimeoutMs);
+    this.client = createRpcClient(config, 'catalog', config.catalogRpc, 'catalog-client');
   }
 
   /** The pet as the catalog has it now; undefined when it does not exist. Throws 503 when the catalog does not answer. */
   async findPet(petId: number, requestId: string): Promise<Pet | undefined> {
     try {
-      const reply = this.client.send<Pet, ById>(CatalogPatterns.getPet, { requestId, id: String(petId) });
-      return await lastValueFrom(reply.pipe(timeout(this.config.catalogLookupTimeoutMs)));
+      const request: ById = { requestId, id: String(petId) };
+      return await this.client.request<Pet>(CatalogPatterns.getPet, request, this.config.catalogLookupTimeoutMs);
     } catch (error) {
       if (isRpcErrorBody(error) && error.status === 404) return undefined;
       this.logger.warn(`Catalog lookup of pet ${petId} failed: ${describe(error)}`);

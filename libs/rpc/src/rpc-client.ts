@@ -1,24 +1,61 @@
-import { ClientNats, ClientProxyFactory, Transport, type ClientProxy, type ReadPacket, type WritePacket } from '@nestjs/microservices';
+import { ClientNats, ClientProxyFactory, Transport, type ClientProxy, type WritePacket } from '@nestjs/microservices';
 // Not re-exported by the package's index: what Nest's NATS client reports for "no responders".
 import { EmptyResponseException } from '@nestjs/microservices/errors/empty-response.exception';
 import { createInbox, type Msg, type NatsConnection } from 'nats';
-import { commandOf } from './pattern';
+import { defaultIfEmpty, firstValueFrom, throwError, timeout } from 'rxjs';
 import { rpcSubject, type RpcTransportConfig } from './rpc-transport.config';
+
+export type RpcPattern = { cmd: string };
+
+/** What callers use of an RPC client, whichever the transport: one request, one answer, within a deadline. */
+export interface RpcClient {
+  connect(): Promise<unknown>;
+  /**
+   * Sends `data` to `pattern` and resolves with the answer (undefined when the handler answered
+   * nothing). Rejects with the service's RPC error body, with RpcTimeoutError when no answer came
+   * within `timeoutMs` (its outcome is unknown), or with what transportFailureOf() judges.
+   */
+  request<T>(pattern: RpcPattern, data: unknown, timeoutMs: number): Promise<T>;
+  close(): Promise<void>;
+}
+
+/** No answer within the caller's deadline: the request may or may not have been carried out. */
+export class RpcTimeoutError extends Error {
+  override readonly name = 'RpcTimeoutError';
+}
+
+/** No connection to the transport within the caller's deadline: nothing was sent. */
+export class RpcNotConnectedError extends Error {
+  override readonly name = 'RpcNotConnectedError';
+}
+
+/** `connect()` within `timeoutMs`, or RpcNotConnectedError whatever the reason it did not. */
+async function connectWithin(connect: () => Promise<unknown>, timeoutMs: number, what: string): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  const gaveUp = new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new RpcNotConnectedError(`No connection to ${what} within ${timeoutMs} ms`)), timeoutMs)));
+  try {
+    await Promise.race([connect(), gaveUp]);
+  } catch (error) {
+    throw error instanceof RpcNotConnectedError ? error : Object.assign(new RpcNotConnectedError(`No connection to ${what}: ${(error as Error)?.message ?? error}`), { cause: error });
+  } finally {
+    clearTimeout(timer);
+  }
+}
 
 /**
  * Nest's NATS client, sending each pattern to `<prefix><service>.<cmd>`: the NATS server hands the
  * request to one replica of the service's queue group, whichever replicas are subscribed now.
  *
  * Requests are Nest's packets, so Nest's NATS server answers them as usual, but they travel on
- * the connection's one wildcard inbox, matched to their answers here by a token. Nest's own client
- * subscribes and unsubscribes an inbox per request, which cost the NATS server about 0.2 ms of CPU
- * per request; nats.js's `request` builds two Errors and a timer per call, 10 % of the gateway's
- * CPU on the read path (docs/BENCHMARKS.md). The caller bounds the wait; `maxWaitMs` only makes
- * sure nothing waits here forever. The requests of one event-loop turn leave in one write.
+ * the connection's one wildcard inbox, matched to their answers here by a token, and wait with
+ * one timer for the caller's deadline. Nest's own client subscribes and unsubscribes an inbox per
+ * request, which cost the NATS server about 0.2 ms of CPU per request; nats.js's `request` builds
+ * two Errors and a timer per call, 10 % of the gateway's CPU on the read path; Nest's Observable
+ * with rxjs's timeout added two more timers (docs/BENCHMARKS.md). The requests of one event-loop
+ * turn leave in one write.
  */
-export class NatsRpcClient extends ClientNats {
+export class NatsRpcClient extends ClientNats implements RpcClient {
   private readonly waiting = new Map<string, Waiting>();
-  private readonly subjects = new Map<string, string>();
   /** The wildcard inbox answers come to, and the connection it is subscribed on. */
   private inbox?: { subject: string; connection: NatsConnection };
   private nextToken = 0;
@@ -29,33 +66,22 @@ export class NatsRpcClient extends ClientNats {
     private readonly service: string,
     servers: string[],
     name: string,
-    private readonly maxWaitMs: number,
   ) {
     super({ servers, name, maxReconnectAttempts: -1 });
   }
 
-  protected override normalizePattern(pattern: Parameters<ClientNats['send']>[0]): string {
-    const serialized = super.normalizePattern(pattern);
-    let subject = this.subjects.get(serialized);
-    if (subject === undefined) {
-      subject = rpcSubject(this.subjectPrefix, this.service, commandOf(serialized));
-      this.subjects.set(serialized, subject);
-    }
-    return subject;
-  }
-
-  protected override publish(partialPacket: ReadPacket, callback: (packet: WritePacket) => void): () => void {
-    const token = String(this.nextToken++);
-    try {
-      const subject = this.normalizePattern(partialPacket.pattern);
-      const packet = this.serializer.serialize(this.assignPacketId(partialPacket)) as { data: Uint8Array };
-      const timer = setTimeout(() => this.answer(token, { err: new Error(`No answer from ${subject} within ${this.maxWaitMs} ms`) }), this.maxWaitMs);
-      this.waiting.set(token, { subject, callback, timer });
+  async request<T>(pattern: RpcPattern, data: unknown, timeoutMs: number): Promise<T> {
+    const deadline = Date.now() + timeoutMs;
+    if (!this.natsClient) await connectWithin(() => this.connect(), timeoutMs, `NATS for ${this.service}`);
+    return new Promise<T>((resolve, reject) => {
+      const token = String(this.nextToken++);
+      const subject = rpcSubject(this.subjectPrefix, this.service, pattern.cmd);
+      const packet = this.serializer.serialize(this.assignPacketId({ pattern, data })) as { data: Uint8Array };
+      const waitMs = Math.max(0, deadline - Date.now());
+      const timer = setTimeout(() => this.answer(token, { err: new RpcTimeoutError(`No answer from ${subject} within ${timeoutMs} ms`) }), waitMs);
+      this.waiting.set(token, { subject, timer, callback: ({ err, response }) => (err ? reject(err) : resolve(response as T)) });
       if (this.outgoing.push({ subject, data: packet.data, reply: `${this.replyInbox()}.${token}` }) === 1) setImmediate(() => this.sendOutgoing());
-    } catch (error) {
-      callback({ err: error });
-    }
-    return () => this.forget(token);
+    });
   }
 
   override async close(): Promise<void> {
@@ -90,51 +116,55 @@ export class NatsRpcClient extends ClientNats {
     if (!waiting) return;
     // The server's answer when no one subscribes to the subject: an empty message with status 503.
     if (msg.data.length === 0 && msg.headers?.code === 503) return this.answer(token, { err: new EmptyResponseException(waiting.subject) });
+    // A handler's answer is one packet (Nest merges the value and the end of its stream); a later one finds nobody waiting.
     const { err, response } = (await this.deserializer.deserialize(msg.data)) as WritePacket;
-    this.answer(token, { err, response, isDisposed: true });
+    this.answer(token, { err, response });
   }
 
-  private answer(token: string, packet: WritePacket): void {
-    const waiting = this.waiting.get(token);
-    if (!waiting) return;
-    this.forget(token);
-    waiting.callback(packet);
-  }
-
-  private forget(token: string): void {
+  private answer(token: string, packet: Pick<WritePacket, 'err' | 'response'>): void {
     const waiting = this.waiting.get(token);
     if (!waiting) return;
     clearTimeout(waiting.timer);
     this.waiting.delete(token);
+    waiting.callback(packet);
   }
 }
 
 interface Waiting {
   subject: string;
-  callback: (packet: WritePacket) => void;
+  callback: (packet: Pick<WritePacket, 'err' | 'response'>) => void;
   timer: NodeJS.Timeout;
 }
 
-/** What callers use of Nest's clients, whichever the transport. */
-export type RpcClient = Pick<ClientProxy, 'connect' | 'send' | 'close'>;
+/** Nest's TCP client, to one address, behind the same request(). */
+class TcpRpcClient implements RpcClient {
+  private readonly client: ClientProxy;
 
-/** The longest a caller waits for an RPC answer (the gateway's UPSTREAM_TIMEOUT_MS at most). */
-const MAX_WAIT_MS = 600_000;
+  constructor(private readonly address: { host: string; port: number }) {
+    this.client = ClientProxyFactory.create({ transport: Transport.TCP, options: address });
+  }
 
-/**
- * The client of one service over the configured transport; `tcp` is the address the TCP transport
- * uses. `maxWaitMs`: the longest the caller will wait for an answer (it applies its own timeout).
- */
-export function createRpcClient(
-  config: RpcTransportConfig,
-  service: string,
-  tcp: { host: string; port: number },
-  clientName: string,
-  maxWaitMs = MAX_WAIT_MS,
-): RpcClient {
-  if (config.rpcTransport === 'tcp') return ClientProxyFactory.create({ transport: Transport.TCP, options: tcp });
-  // A second more than the caller's own timeout, so that the caller's decides.
-  return new NatsRpcClient(config.natsSubjectPrefix, service, config.natsServers, clientName, maxWaitMs + 1000);
+  connect(): Promise<unknown> {
+    return this.client.connect();
+  }
+
+  async request<T>(pattern: RpcPattern, data: unknown, timeoutMs: number): Promise<T> {
+    const deadline = Date.now() + timeoutMs;
+    await connectWithin(() => this.client.connect(), timeoutMs, `${this.address.host}:${this.address.port}`);
+    const timedOut = () => throwError(() => new RpcTimeoutError(`No answer from ${this.address.host}:${this.address.port} within ${timeoutMs} ms`));
+    const answer = this.client.send<T>(pattern, data).pipe(timeout({ first: Math.max(0, deadline - Date.now()), with: timedOut }), defaultIfEmpty(undefined as T));
+    return firstValueFrom(answer);
+  }
+
+  close(): Promise<void> {
+    return this.client.close();
+  }
+}
+
+/** The client of one service over the configured transport; `tcp` is the address the TCP transport uses. */
+export function createRpcClient(config: RpcTransportConfig, service: string, tcp: { host: string; port: number }, clientName: string): RpcClient {
+  if (config.rpcTransport === 'tcp') return new TcpRpcClient(tcp);
+  return new NatsRpcClient(config.natsSubjectPrefix, service, config.natsServers, clientName);
 }
 
 /** Socket errors of connecting over TCP: nothing was sent. */
@@ -143,12 +173,12 @@ const TCP_NOT_CONNECTED = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EH
 /**
  * What a failed call says about the request, by what the transport knows (API.md §4):
  * - `not-sent`: no replica took it. NATS answers "no responders" at once when nothing is
- *   subscribed to the subject; over TCP the connection could not be made.
+ *   subscribed to the subject; no connection to NATS or to the TCP address could be made.
  * - `outcome-unknown`: it may have been carried out (a TCP connection broke after sending).
  * - undefined: not a transport failure (a refusal, a timeout: the caller tells those apart).
  */
 export function transportFailureOf(error: unknown): 'not-sent' | 'outcome-unknown' | undefined {
-  if (error instanceof EmptyResponseException) return 'not-sent';
+  if (error instanceof EmptyResponseException || error instanceof RpcNotConnectedError) return 'not-sent';
   const code = (error as { code?: unknown } | null)?.code;
   if (typeof code === 'string' && TCP_NOT_CONNECTED.has(code)) return 'not-sent';
   if (error instanceof Error && (error.message === 'Connection closed' || typeof code === 'string')) return 'outcome-unknown';

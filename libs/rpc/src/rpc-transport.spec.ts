@@ -1,7 +1,7 @@
 import { ConfigError, readConfig } from '@petstore/config';
 import { EmptyResponseException } from '@nestjs/microservices/errors/empty-response.exception';
 import { commandOf } from './pattern';
-import { transportFailureOf } from './rpc-client';
+import { RpcNotConnectedError, RpcTimeoutError, transportFailureOf } from './rpc-client';
 import { rpcSubject, rpcTransportConfigShape } from './rpc-transport.config';
 
 describe('RPC transport configuration', () => {
@@ -36,6 +36,7 @@ describe('what a failed call says about the request', () => {
   it('"no responders" and no TCP connection: not sent', () => {
     expect(transportFailureOf(new EmptyResponseException('catalog.pets.get'))).toBe('not-sent');
     expect(transportFailureOf(Object.assign(new Error('connect ECONNREFUSED'), { code: 'ECONNREFUSED' }))).toBe('not-sent');
+    expect(transportFailureOf(new RpcNotConnectedError('No connection to NATS for catalog within 400 ms'))).toBe('not-sent');
   });
 
   it('a TCP connection that broke after sending: outcome unknown', () => {
@@ -45,5 +46,6 @@ describe('what a failed call says about the request', () => {
 
   it('anything else is not the transport\'s to judge', () => {
     expect(transportFailureOf({ status: 404, code: 'PET_NOT_FOUND', message: 'x' })).toBeUndefined();
+    expect(transportFailureOf(new RpcTimeoutError('No answer from catalog.pets.get within 400 ms'))).toBeUndefined();
   });
 });

@@ -9,7 +9,6 @@ import { readConfig } from '@petstore/config';
 import { databaseOptions, isDatabaseUnavailable } from '@petstore/database';
 import { createRpcClient, rpcTransportConfigShape, type RpcClient } from '@petstore/rpc';
 import { Client } from 'pg';
-import { firstValueFrom } from 'rxjs';
 import { bootstrapService } from './bootstrap';
 import type { ServiceConfig } from './service-config';
 
@@ -80,7 +79,7 @@ async function startProbe(url: string): Promise<{ app: INestApplication; client:
   };
   const app = await bootstrapService(probeModule(url), config, 'probe');
   const client = createRpcClient(config, 'probe', { host: '127.0.0.1', port: config.rpcPort }, 'test');
-  const send = (cmd: string) => firstValueFrom(client.send({ cmd }, {})).catch((error: unknown) => ({ rejected: error }));
+  const send = (cmd: string) => client.request({ cmd }, {}, 20_000).catch((error: unknown) => ({ rejected: error }));
   return { app, client, send };
 }
 

@@ -1,7 +1,9 @@
 import type { RpcErrorBody } from '@petstore/contracts';
 import { createRpcClient, type RpcTransportConfig } from '@petstore/rpc';
 import { randomUUID } from 'node:crypto';
-import { firstValueFrom } from 'rxjs';
+
+/** Longer than any answer a test waits for, shorter than the integration suites' Jest timeout. */
+const TEST_TIMEOUT_MS = 20_000;
 
 /** A service's RPC transport, reached as the gateway reaches it. */
 export interface RpcTestClient {
@@ -17,8 +19,7 @@ export async function connectRpcClient(transport: RpcTransportConfig, service: s
   const client = createRpcClient(transport, service, { host, port }, 'test');
   await client.connect();
 
-  const send = <T>(pattern: { cmd: string }, payload: object) =>
-    firstValueFrom(client.send<T>(pattern, { requestId: randomUUID(), ...payload }));
+  const send = <T>(pattern: { cmd: string }, payload: object) => client.request<T>(pattern, { requestId: randomUUID(), ...payload }, TEST_TIMEOUT_MS);
 
   return {
     send,

@@ -1,8 +1,7 @@
 import { Logger } from '@nestjs/common';
 import { isRpcErrorBody, type AnyRpcDefinition, type ReplyOf, type RequestOf, type RpcService } from '@petstore/contracts';
 import { timeRpcCall, traceRpcCall } from '@petstore/observability';
-import { createRpcClient, transportFailureOf, type RpcClient } from '@petstore/rpc';
-import { defaultIfEmpty, firstValueFrom, from, timeout, TimeoutError } from 'rxjs';
+import { createRpcClient, RpcTimeoutError, transportFailureOf, type RpcClient } from '@petstore/rpc';
 import type { GatewayConfig } from '../config';
 import { ApiError, internalError } from '../http/api-error';
 
@@ -26,8 +25,7 @@ export class Upstream {
 
   constructor(private readonly config: GatewayConfig) {
     // The longest a call waits: the timeout plus the longest `Prefer: wait` (10 s, API.md §9).
-    const maxWaitMs = config.upstreamTimeoutMs + 10_000;
-    const client = (service: RpcService) => createRpcClient(config, service, config[`${service}Rpc`], 'gateway', maxWaitMs);
+    const client = (service: RpcService) => createRpcClient(config, service, config[`${service}Rpc`], 'gateway');
     this.clients = { catalog: client('catalog'), orders: client('orders'), inventory: client('inventory') };
   }
 
@@ -36,20 +34,15 @@ export class Upstream {
     const service = (options.service ?? rpc.service) as RpcService;
     const client = this.clients[service];
     const timeoutMs = options.timeoutMs ?? this.config.upstreamTimeoutMs;
-    const deadline = Date.now() + timeoutMs;
-    // In an RPC client span whose traceparent travels in the payload (RpcRequest), so the service's work joins the request's trace.
-    const reply = traceRpcCall({ service, method: rpc.pattern.cmd }, request, async (payload) => {
-      await firstValueFrom(from(client.connect()).pipe(timeout(timeoutMs))).catch(() => Promise.reject(unavailable(service)));
-      // A handler that returns nothing completes without a value.
-      const answer = client.send<ReplyOf<D>>(rpc.pattern, payload).pipe(timeout(Math.max(0, deadline - Date.now())), defaultIfEmpty(undefined as ReplyOf<D>));
-      return firstValueFrom(answer).catch((error: unknown) => Promise.reject(this.toApiError(service, rpc, error)));
-    });
+    const reply = traceRpcCall({ service, method: rpc.pattern.cmd }, request, (payload) =>
+      client.request<ReplyOf<D>>(rpc.pattern, payload, timeoutMs).catch((error: unknown) => Promise.reject(this.toApiError(service, rpc, error))),
+    );
     return timeRpcCall(rpc.pattern.cmd, reply);
   }
 
   private toApiError(service: RpcService, rpc: AnyRpcDefinition, error: unknown): ApiError {
     if (isRpcErrorBody(error)) return new ApiError(error.code, error.message, error.details, undefined, error.status);
-    if (error instanceof TimeoutError) return new ApiError('UPSTREAM_TIMEOUT', `The ${service} service did not answer in time`);
+    if (error instanceof RpcTimeoutError) return new ApiError('UPSTREAM_TIMEOUT', `The ${service} service did not answer in time`);
     const failure = transportFailureOf(error);
     if (failure === 'not-sent') return unavailable(service);
     if (failure === 'outcome-unknown') {
