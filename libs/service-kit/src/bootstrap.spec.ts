@@ -1,15 +1,14 @@
 import { Controller, Injectable, Module, type INestApplication } from '@nestjs/common';
-import { MessagePattern } from '@nestjs/microservices';
 import { readConfig } from '@petstore/config';
-import { HealthPatterns } from '@petstore/contracts';
+import { defineRpc, HealthPatterns, type ById } from '@petstore/contracts';
 import { useProcessLogger } from '@petstore/observability';
 import { createRpcClient, rpcTransportConfigShape, type RpcClient } from '@petstore/rpc';
 import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { firstValueFrom } from 'rxjs';
 import { bootstrapService } from './bootstrap';
 import { DomainError } from './domain-error';
 import { HealthModule, type ReadinessCheck } from './health.module';
+import { RpcHandler } from './rpc-handler.decorator';
 import type { ServiceConfig } from './service-config';
 
 let brokerUp = true;
@@ -22,10 +21,12 @@ class BrokerCheck implements ReadinessCheck {
   }
 }
 
+const getThing = defineRpc<ById, { id: string }>()(undefined, 'things.get');
+
 @Controller()
 class ThingsController {
-  @MessagePattern({ cmd: 'things.get' })
-  get(payload: { id: string }): { id: string } {
+  @RpcHandler(getThing)
+  get(payload: ById): { id: string } {
     if (payload.id === 'missing') throw new DomainError(404, 'PET_NOT_FOUND', 'Pet missing does not exist');
     if (payload.id === 'bug') throw new Error('select * from secrets failed');
     return { id: payload.id };
@@ -68,7 +69,7 @@ describe('bootstrapService', () => {
     await app.close();
   });
 
-  const send = <T>(pattern: object, payload: object) => firstValueFrom(client.send<T>(pattern, payload));
+  const send = <T>(pattern: { cmd: string }, payload: object) => client.request<T>(pattern, payload, 5000);
 
   it('answers RPC commands and sends domain errors as the RPC error body', async () => {
     await expect(send({ cmd: 'things.get' }, { id: '7' })).resolves.toEqual({ id: '7' });

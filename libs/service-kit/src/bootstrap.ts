@@ -6,7 +6,6 @@ import { observeHttp, processLogger, registerMetricsRoute, useNestLogger } from 
 import { NatsRpcServer } from '@petstore/rpc';
 import { ServiceLifecycle, SERVICE_NAME } from './health.module';
 import { RpcErrorFilter } from './rpc-error.filter';
-import { RpcObserverInterceptor } from './rpc-observer.interceptor';
 import type { ServiceConfig } from './service-config';
 
 const STOP_SIGNALS = ['SIGTERM', 'SIGINT'] as const;
@@ -32,7 +31,6 @@ export async function bootstrapService(module: unknown, config: ServiceConfig, n
   const app = await NestFactory.create<NestFastifyApplication>(withLifecycle(module, lifecycle), adapter, { logger: useNestLogger(config.logLevel), abortOnError: false });
   // A hybrid app's microservice only sees global filters and interceptors it inherits from the app.
   app.useGlobalFilters(new RpcErrorFilter(app.getHttpAdapter()));
-  app.useGlobalInterceptors(new RpcObserverInterceptor());
   const service = name ?? app.get<string>(SERVICE_NAME, { strict: false });
   if (config.rpcTransport === 'nats' && !service) throw new Error('bootstrapService needs the service name: pass it, or import HealthModule.forRoot(name)');
   const rpcServer =

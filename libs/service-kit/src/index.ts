@@ -4,7 +4,7 @@ export * from './health.module';
 export * from './paging';
 export * from './path-id';
 export * from './rpc-error.filter';
-export * from './rpc-observer.interceptor';
+export * from './rpc-observer';
 export * from './service-config';
 export * from './run-service';
 export * from './rpc-handler.decorator';

@@ -13,23 +13,23 @@ class StockController {
 }
 
 describe('@RpcHandler', () => {
-  it('runs the handler for a request its definition accepts', () => {
+  it('runs the handler for a request its definition accepts', async () => {
     const controller = new StockController();
-    expect(controller.set({ requestId: 'r', petId: '7', quantity: 3 })).toEqual({ petId: 7, quantity: 3, status: 'available' });
+    await expect(controller.set({ requestId: 'r', petId: '7', quantity: 3 })).resolves.toEqual({ petId: 7, quantity: 3, status: 'available' });
     expect(controller.handled).toHaveLength(1);
   });
 
-  it("accepts the caller's trace context beside the request fields", () => {
+  it("accepts the caller's trace context beside the request fields", async () => {
     const controller = new StockController();
     const traced = { requestId: 'r', petId: '7', quantity: 3, traceparent: '00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01' };
-    expect(controller.set(traced)).toEqual({ petId: 7, quantity: 3, status: 'available' });
+    await expect(controller.set(traced)).resolves.toEqual({ petId: 7, quantity: 3, status: 'available' });
   });
 
-  it('refuses a request that breaks its schema with 400 VALIDATION_FAILED, before the handler runs', () => {
+  it('refuses a request that breaks its schema with 400 VALIDATION_FAILED, before the handler runs', async () => {
     const controller = new StockController();
     let error: unknown;
     try {
-      controller.set({ requestId: 'r', petId: '7', quantity: -1 });
+      await controller.set({ requestId: 'r', petId: '7', quantity: -1 });
     } catch (caught) {
       error = caught;
     }
