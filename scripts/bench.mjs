@@ -124,7 +124,7 @@ async function main() {
       stages: (since) => sagaStages(layout, namespace, since),
     };
 
-    if (SECTIONS.has('reads')) results.reads = await readPath(layout, category, { extraEnv, nodeArgs, output: stackOutput });
+    if (SECTIONS.has('reads')) results.reads = await readPath(layout, category, running.processes, { extraEnv, nodeArgs, output: stackOutput });
 
     let floor;
     if (SECTIONS.has('floor')) {
@@ -193,7 +193,7 @@ async function main() {
         const transportLayout = { ...layout, envs: Object.fromEntries(Object.entries(layout.envs).map(([app, e]) => [app, { ...e, RPC_TRANSPORT: transport }])) };
         await running.stop();
         running = await startStack(transportLayout, { extraEnv, nodeArgs, output: stackOutput });
-        const reads = await readPath(transportLayout, category);
+        const reads = await readPath(transportLayout, category, running.processes);
         results.transports.push({ transport, reads, capacity: await capacity({ ...ours, processes: running.processes }) });
       }
     }
@@ -297,7 +297,7 @@ async function main() {
   }
 }
 
-async function readPath(layout, category, baselineOptions) {
+async function readPath(layout, category, processes, baselineOptions) {
   log('read path');
   const baseline = await baselineGateway.startBaselineGateway(layout, baselineOptions);
   const floor = fork(path.join(ROOT, 'scripts/bench/floor-server.cjs'), {
@@ -314,13 +314,13 @@ async function readPath(layout, category, baselineOptions) {
   const results = [];
   try {
     for (const read of reads) {
-      const viaGateway = await cannon({ url: `${layout.urls.gateway}${read.gateway}`, headers, warmup: true });
+      const viaGateway = await cannon({ url: `${layout.urls.gateway}${read.gateway}`, headers, warmup: true, cpuOf: processes });
       const viaBaseline = baseline && (await cannon({ url: `${baseline.url}${read.gateway}`, headers, warmup: true }));
       const direct = await rpc.rpcLoad({
         env: layout.envs.catalog, service: 'catalog', pattern: read.pattern, payload: read.payload,
         connections: CONNECTIONS, durationSeconds: READ_SECONDS,
       });
-      const floorRun = await cannon({ url: `http://127.0.0.1:${FLOOR_PORT}${read.floor}`, warmup: true });
+      const floorRun = await cannon({ url: `http://127.0.0.1:${FLOOR_PORT}${read.floor}`, warmup: true, cpuOf: { floor } });
       results.push({
         name: read.name,
         transport: (layout.envs.catalog.RPC_TRANSPORT ?? 'nats').toUpperCase(),
@@ -534,7 +534,8 @@ function postmasterPid() {
 
 /**
  * CPU seconds used so far by each process of the stack, of the local PostgreSQL server (each
- * backend), of the stack's Kafka broker and of this process (the load generator), by pid.
+ * backend), of the stack's Kafka broker(s), of the NATS server and of this process (the load
+ * generator), by pid.
  */
 function cpuSnapshot(processes) {
   const snapshot = new Map(Object.entries(processes).map(([name, child]) => [String(child.pid), { part: name, cpu: cpuOf(child.pid) }]));
@@ -549,7 +550,7 @@ function cpuSnapshot(processes) {
       if (parent === postmaster) snapshot.set(pid, { part: 'postgres', cpu: cpuOf(pid) });
       else if (isBroker(fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8'))) {
         snapshot.set(pid, { part: 'kafka', cpu: cpuOf(pid) });
-      }
+      } else if (fs.readFileSync(`/proc/${pid}/comm`, 'utf8').trim() === 'nats-server') snapshot.set(pid, { part: 'nats', cpu: cpuOf(pid) });
     } catch {
       // gone meanwhile
     }
@@ -585,11 +586,15 @@ async function idleCpu(processes, seconds) {
   );
 }
 
-async function cannon({ url, headers = {}, duration = READ_SECONDS, connections = CONNECTIONS, requests, warmup = false }) {
+/** `cpuOf`: the processes whose CPU per request (µs) to report, beside PostgreSQL, Kafka, NATS and this one. */
+async function cannon({ url, headers = {}, duration = READ_SECONDS, connections = CONNECTIONS, requests, warmup = false, cpuOf }) {
   const options = { url, headers, connections, duration, requests, pipelining: 1 };
   if (warmup) await autocannon({ ...options, duration: 3 });
+  const before = cpuOf && cpuSnapshot(cpuOf);
   const result = await autocannon(options);
+  const spent = cpuOf && cpuSpent(before, cpuSnapshot(cpuOf));
   return {
+    ...(spent && { cpuUsPerRequest: Object.fromEntries(Object.entries(spent).filter(([, seconds]) => seconds > 0).map(([part, seconds]) => [part, Math.round((seconds * 1e6) / Math.max(1, result.requests.total))])) }),
     requestsPerSecond: round(result.requests.average),
     p50: result.latency.p50,
     p99: result.latency.p99,
@@ -692,6 +697,12 @@ function writeReport(results) {
       ['', 'gateway / floor', `**${r.gatewayToFloor}**`, '', ''],
       ...(r.baseline ? [['', `baseline gateway (${r.baseline.build})`, r.baseline.requestsPerSecond, r.baseline.p50, r.baseline.p99], ['', 'baseline / floor', `**${r.baselineToFloor}**`, '', '']] : []),
     ])));
+    const cpuLine = (cpu) => `${Object.entries(cpu).map(([part, us]) => `${part} ${us}`).join(', ')}; **${Object.values(cpu).reduce((sum, us) => sum + us, 0)}** in all`;
+    const withCpu = results.reads.filter((r) => r.gateway.cpuUsPerRequest && r.floor.cpuUsPerRequest);
+    if (withCpu.length > 0) {
+      out.push('', 'CPU per request while each ran (µs, from /proc, every process that took part; the ratio of the totals is roughly the inverse of the ratio of requests/s, both runs having the same two cores):', '');
+      for (const r of withCpu) out.push(`- ${r.name}: through the gateway ${cpuLine(r.gateway.cpuUsPerRequest)}; floor ${cpuLine(r.floor.cpuUsPerRequest)}.`);
+    }
   }
   if (results.capacity || results.floorCapacity) {
     out.push('', `### Saga capacity (closed loop, ${s.CAPACITY_CONNECTIONS} connections, ${s.CAPACITY_SECONDS} s of placements, decisions read from the database)`, '');

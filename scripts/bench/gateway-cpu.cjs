@@ -1,6 +1,6 @@
 // `node scripts/bench/gateway-cpu.cjs <main.js> [<main.js> …]`: the CPU time a gateway build
 // spends per read, each build in turn (ROUNDS times, alternating) in front of one stand-in for the
-// catalog that answers from memory. CPU time per request moves much less than requests per
+// catalog that answers from memory, over RPC_TRANSPORT (nats, the default, or tcp). CPU time per request moves much less than requests per
 // second on a busy machine, so builds compare even while other work runs. Knobs: N (requests
 // per measurement, 20000), ROUNDS (2), READS (`category,pets`), PROF=<dir> (a V8 CPU profile
 // per build, for scripts/bench/cpu-profile-summary.mjs).
@@ -19,6 +19,9 @@ const ROUNDS = Number(process.env.ROUNDS ?? 2);
 const READS = [['category', '/v1/categories/1'], ['pets', '/v1/pets?limit=20']].filter(([name]) => (process.env.READS ?? 'category,pets').split(',').includes(name));
 const RPC_PORT = 24_001;
 const KEY = 'bench-key-0123456789';
+const TRANSPORT = process.env.RPC_TRANSPORT ?? 'nats';
+const NATS_SERVERS = process.env.NATS_SERVERS ?? 'nats://127.0.0.1:4222';
+const SUBJECT_PREFIX = `gateway-cpu-${process.pid}.`;
 
 /** The catalog's answers to the two reads, and to the readiness check. */
 function catalogModule() {
@@ -38,6 +41,26 @@ function catalogModule() {
   return CatalogModule;
 }
 
+/**
+ * The same answers on NATS, as the catalog's queue group gets them (`<prefix>catalog.<cmd>`, Nest's
+ * packets), straight from nats.js: the stand-in's own cost stays out of the way.
+ */
+async function natsCatalog() {
+  const { connect } = require('nats');
+  const answers = { 'categories.get': { id: 1, name: 'Dogs', description: 'Good ones' }, 'health.check': { ready: true } };
+  answers['pets.list'] = { items: Array.from({ length: 20 }, (_, i) => ({ id: i + 1, name: `Pet ${i}`, categoryId: 1, status: 'available' })), hasMore: true };
+  const connection = await connect({ servers: NATS_SERVERS.split(',') });
+  connection.subscribe(`${SUBJECT_PREFIX}catalog.>`, {
+    queue: 'catalog',
+    callback: (_error, msg) => {
+      const { id } = JSON.parse(Buffer.from(msg.data).toString());
+      const cmd = msg.subject.slice(`${SUBJECT_PREFIX}catalog.`.length);
+      msg.respond(Buffer.from(JSON.stringify({ id, response: answers[cmd], isDisposed: true })));
+    },
+  });
+  return { close: () => connection.drain() };
+}
+
 /** User + system CPU of a process, in ms (/proc/<pid>/stat counts 10 ms ticks). */
 function cpuMs(pid) {
   const fields = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
@@ -47,7 +70,7 @@ function cpuMs(pid) {
 async function startGateway(main, port, profileDir) {
   const child = spawn(process.execPath, [...(profileDir ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : []), path.resolve(main)], {
     env: {
-      ...process.env, NODE_ENV: 'production', LOG_LEVEL: 'warn', HOST: '127.0.0.1', HTTP_PORT: String(port), METRICS_PORT: String(port + 100), RATE_LIMIT_PER_SECOND: '0',
+      ...process.env, RPC_TRANSPORT: TRANSPORT, NATS_SERVERS, NATS_SUBJECT_PREFIX: SUBJECT_PREFIX, NODE_ENV: 'production', LOG_LEVEL: 'warn', HOST: '127.0.0.1', HTTP_PORT: String(port), METRICS_PORT: String(port + 100), RATE_LIMIT_PER_SECOND: '0',
       CATALOG_RPC: `127.0.0.1:${RPC_PORT}`, ORDERS_RPC: `127.0.0.1:${RPC_PORT}`, INVENTORY_RPC: `127.0.0.1:${RPC_PORT}`,
       API_KEYS: JSON.stringify([{ name: 'bench', key: KEY, scopes: ['*'] }]),
     },
@@ -66,8 +89,12 @@ async function startGateway(main, port, profileDir) {
 async function main() {
   const builds = process.argv.slice(2);
   if (builds.length === 0) throw new Error('usage: node scripts/bench/gateway-cpu.cjs <main.js> [<main.js> …]');
-  const catalog = await NestFactory.createMicroservice(catalogModule(), { transport: Transport.TCP, options: { host: '127.0.0.1', port: RPC_PORT }, logger: false });
-  await catalog.listen();
+  let catalog;
+  if (TRANSPORT === 'nats') catalog = await natsCatalog();
+  else {
+    catalog = await NestFactory.createMicroservice(catalogModule(), { transport: Transport.TCP, options: { host: '127.0.0.1', port: RPC_PORT }, logger: false });
+    await catalog.listen();
+  }
   const runs = [];
   for (let round = 1; round <= ROUNDS; round += 1) {
     for (const [index, build] of builds.entries()) {
