@@ -550,6 +550,24 @@ describe('services that are down or slow', () => {
   });
 });
 
+describe('no connection to the transport', () => {
+  it('answers 503 SERVICE_UNAVAILABLE when the NATS server (or the TCP address) cannot be reached: nothing was sent', async () => {
+    const port = await closedPort();
+    const cut = await startGateway({
+      natsServers: [`nats://127.0.0.1:${port}`],
+      catalogRpc: { host: '127.0.0.1', port },
+      ordersRpc: { host: '127.0.0.1', port },
+      inventoryRpc: { host: '127.0.0.1', port },
+    });
+    try {
+      expectError(await cut.call('GET', '/v1/categories/1', { headers: auth(ADMIN) }), 503, 'SERVICE_UNAVAILABLE');
+      expectError(await cut.call('POST', '/v1/store/orders', { headers: auth(ADMIN), json: { petId: 1, quantity: 1 } }), 503, 'SERVICE_UNAVAILABLE');
+    } finally {
+      await cut.app.close();
+    }
+  });
+});
+
 describe('the OpenAPI document', () => {
   // eslint-disable-next-line @typescript-eslint/no-explicit-any
   let document: any;
