@@ -219,7 +219,14 @@ export function clusterReport(results, { table }) {
   const cpuRows = [['cluster: capacity', c.capacity], [`cluster: ${CLUSTER_RATE}/s`, c.rate], ['cluster: one pet', c.onePet]].filter(([, r]) => r.cpuMsPerOrder);
   if (cpuRows.length > 0) {
     // Replicas of one tier summed, so the rows compare with the single-broker figures.
-    const byTier = (cpu) => Object.entries(cpu).reduce((tiers, [name, ms]) => ({ ...tiers, [name.replace(/-\d+$/, '')]: round((tiers[name.replace(/-\d+$/, '')] ?? 0) + ms, 2) }), {});
+    const byTier = (cpu) => {
+      const tiers = {};
+      for (const [name, ms] of Object.entries(cpu)) {
+        const tier = name.replace(/-\d+$/, '');
+        tiers[tier] = round((tiers[tier] ?? 0) + ms, 2);
+      }
+      return tiers;
+    };
     const rows = cpuRows.map(([name, r]) => [name, byTier(r.cpuMsPerOrder)]);
     const parts = [...new Set(rows.flatMap(([, cpu]) => Object.keys(cpu)))];
     const total = (cpu) => round(Object.values(cpu).reduce((sum, ms) => sum + ms, 0), 2);

@@ -1,9 +1,9 @@
 // `node scripts/bench/gateway-cpu.cjs <main.js> [<main.js> …]`: the CPU time a gateway build
 // spends per read, each build in turn (ROUNDS times, alternating) in front of one stand-in for the
-// catalog that answers from memory, over RPC_TRANSPORT (nats, the default, or tcp). CPU time per request moves much less than requests per
-// second on a busy machine, so builds compare even while other work runs. Knobs: N (requests
-// per measurement, 20000), ROUNDS (2), READS (`category,pets`), PROF=<dir> (a V8 CPU profile
-// per build, for scripts/bench/cpu-profile-summary.mjs).
+// catalog that answers from memory, over RPC_TRANSPORT (nats, the default, or tcp). CPU time per
+// request moves much less than requests per second on a busy machine, so builds compare even
+// while other work runs. Knobs: N (requests per measurement, 20000), ROUNDS (2), READS
+// (`category,pets`), PROF=<dir> (a V8 CPU profile per build, for scripts/bench/cpu-profile-summary.mjs).
 'use strict';
 require('reflect-metadata');
 const { spawn } = require('node:child_process');
@@ -23,16 +23,19 @@ const TRANSPORT = process.env.RPC_TRANSPORT ?? 'nats';
 const NATS_SERVERS = process.env.NATS_SERVERS ?? 'nats://127.0.0.1:4222';
 const SUBJECT_PREFIX = `gateway-cpu-${process.pid}.`;
 
-/** The catalog's answers to the two reads, and to the readiness check. */
+/** The catalog's answers to the two reads, and to the readiness check, by command. */
+const ANSWERS = {
+  'categories.get': { id: 1, name: 'Dogs', description: 'Good ones' },
+  'pets.list': { items: Array.from({ length: 20 }, (_, i) => ({ id: i + 1, name: `Pet ${i}`, categoryId: 1, status: 'available' })), hasMore: true },
+  'health.check': { ready: true },
+};
+
+/** The stand-in on TCP: a Nest microservice answering ANSWERS. */
 function catalogModule() {
-  const category = { id: 1, name: 'Dogs', description: 'Good ones' };
-  const pets = { items: Array.from({ length: 20 }, (_, i) => ({ id: i + 1, name: `Pet ${i}`, categoryId: 1, status: 'available' })), hasMore: true };
-  class Catalog {
-    category() { return category; }
-    pets() { return pets; }
-    health() { return { ready: true }; }
-  }
-  for (const [method, cmd] of [['category', 'categories.get'], ['pets', 'pets.list'], ['health', 'health.check']]) {
+  class Catalog {}
+  for (const [cmd, answer] of Object.entries(ANSWERS)) {
+    const method = cmd.replace('.', '_');
+    Catalog.prototype[method] = () => answer;
     MessagePattern({ cmd })(Catalog.prototype, method, Object.getOwnPropertyDescriptor(Catalog.prototype, method));
   }
   Controller()(Catalog);
@@ -42,20 +45,18 @@ function catalogModule() {
 }
 
 /**
- * The same answers on NATS, as the catalog's queue group gets them (`<prefix>catalog.<cmd>`, Nest's
+ * The stand-in on NATS, as the catalog's queue group gets requests (`<prefix>catalog.<cmd>`, Nest's
  * packets), straight from nats.js: the stand-in's own cost stays out of the way.
  */
 async function natsCatalog() {
   const { connect } = require('nats');
-  const answers = { 'categories.get': { id: 1, name: 'Dogs', description: 'Good ones' }, 'health.check': { ready: true } };
-  answers['pets.list'] = { items: Array.from({ length: 20 }, (_, i) => ({ id: i + 1, name: `Pet ${i}`, categoryId: 1, status: 'available' })), hasMore: true };
   const connection = await connect({ servers: NATS_SERVERS.split(',') });
   connection.subscribe(`${SUBJECT_PREFIX}catalog.>`, {
     queue: 'catalog',
     callback: (_error, msg) => {
       const { id } = JSON.parse(Buffer.from(msg.data).toString());
       const cmd = msg.subject.slice(`${SUBJECT_PREFIX}catalog.`.length);
-      msg.respond(Buffer.from(JSON.stringify({ id, response: answers[cmd], isDisposed: true })));
+      msg.respond(Buffer.from(JSON.stringify({ id, response: ANSWERS[cmd], isDisposed: true })));
     },
   });
   return { close: () => connection.drain() };

@@ -29,8 +29,12 @@ export class RpcNotConnectedError extends Error {
   override readonly name = 'RpcNotConnectedError';
 }
 
-/** `connect()` within `timeoutMs`, or RpcNotConnectedError whatever the reason it did not. */
-async function connectWithin(connect: () => Promise<unknown>, timeoutMs: number, what: string): Promise<void> {
+/**
+ * `connect()` within `timeoutMs`, or RpcNotConnectedError whatever the reason it did not; resolves
+ * with what is left of `timeoutMs` for the answer.
+ */
+async function connectWithin(connect: () => Promise<unknown>, timeoutMs: number, what: string): Promise<number> {
+  const started = Date.now();
   let timer: NodeJS.Timeout | undefined;
   const gaveUp = new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new RpcNotConnectedError(`No connection to ${what} within ${timeoutMs} ms`)), timeoutMs)));
   try {
@@ -40,6 +44,7 @@ async function connectWithin(connect: () => Promise<unknown>, timeoutMs: number,
   } finally {
     clearTimeout(timer);
   }
+  return Math.max(0, timeoutMs - (Date.now() - started));
 }
 
 /**
@@ -71,13 +76,11 @@ export class NatsRpcClient extends ClientNats implements RpcClient {
   }
 
   async request<T>(pattern: RpcPattern, data: unknown, timeoutMs: number): Promise<T> {
-    const deadline = Date.now() + timeoutMs;
-    if (!this.natsClient) await connectWithin(() => this.connect(), timeoutMs, `NATS for ${this.service}`);
+    const waitMs = this.natsClient ? timeoutMs : await connectWithin(() => this.connect(), timeoutMs, `NATS for ${this.service}`);
     return new Promise<T>((resolve, reject) => {
       const token = String(this.nextToken++);
       const subject = rpcSubject(this.subjectPrefix, this.service, pattern.cmd);
       const packet = this.serializer.serialize(this.assignPacketId({ pattern, data })) as { data: Uint8Array };
-      const waitMs = Math.max(0, deadline - Date.now());
       const timer = setTimeout(() => this.answer(token, { err: new RpcTimeoutError(`No answer from ${subject} within ${timeoutMs} ms`) }), waitMs);
       this.waiting.set(token, { subject, timer, callback: ({ err, response }) => (err ? reject(err) : resolve(response as T)) });
       if (this.outgoing.push({ subject, data: packet.data, reply: `${this.replyInbox()}.${token}` }) === 1) setImmediate(() => this.sendOutgoing());
@@ -149,10 +152,9 @@ class TcpRpcClient implements RpcClient {
   }
 
   async request<T>(pattern: RpcPattern, data: unknown, timeoutMs: number): Promise<T> {
-    const deadline = Date.now() + timeoutMs;
-    await connectWithin(() => this.client.connect(), timeoutMs, `${this.address.host}:${this.address.port}`);
+    const waitMs = await connectWithin(() => this.client.connect(), timeoutMs, `${this.address.host}:${this.address.port}`);
     const timedOut = () => throwError(() => new RpcTimeoutError(`No answer from ${this.address.host}:${this.address.port} within ${timeoutMs} ms`));
-    const answer = this.client.send<T>(pattern, data).pipe(timeout({ first: Math.max(0, deadline - Date.now()), with: timedOut }), defaultIfEmpty(undefined as T));
+    const answer = this.client.send<T>(pattern, data).pipe(timeout({ first: waitMs, with: timedOut }), defaultIfEmpty(undefined as T));
     return firstValueFrom(answer);
   }
 

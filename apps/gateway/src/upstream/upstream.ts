@@ -24,7 +24,6 @@ export class Upstream {
   private readonly clients: Record<RpcService, RpcClient>;
 
   constructor(private readonly config: GatewayConfig) {
-    // The longest a call waits: the timeout plus the longest `Prefer: wait` (10 s, API.md §9).
     const client = (service: RpcService) => createRpcClient(config, service, config[`${service}Rpc`], 'gateway');
     this.clients = { catalog: client('catalog'), orders: client('orders'), inventory: client('inventory') };
   }
@@ -34,6 +33,7 @@ export class Upstream {
     const service = (options.service ?? rpc.service) as RpcService;
     const client = this.clients[service];
     const timeoutMs = options.timeoutMs ?? this.config.upstreamTimeoutMs;
+    // In an RPC client span whose traceparent travels in the payload (RpcRequest), so the service's work joins the request's trace.
     const reply = traceRpcCall({ service, method: rpc.pattern.cmd }, request, (payload) =>
       client.request<ReplyOf<D>>(rpc.pattern, payload, timeoutMs).catch((error: unknown) => Promise.reject(this.toApiError(service, rpc, error))),
     );
