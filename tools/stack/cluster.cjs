@@ -29,6 +29,13 @@ const REPLICA_PORT_STEP = 10;
  */
 const GATEWAY_SHUTDOWN_DELAY_MS = 2000;
 
+/**
+ * How long HAProxy keeps a client's idle connection, and what it tells the client in `Keep-Alive`.
+ * HAProxy would otherwise pass on the gateway's own hint (72 s, meant for HAProxy itself): a client
+ * trusting it reuses a connection HAProxy has just closed, and that request fails without an answer.
+ */
+const CLIENT_KEEP_ALIVE_S = 10;
+
 function brokersOf(kafka) {
   return [0, 1, 2].map((i) => `127.0.0.1:${kafka.port + 10 * i}`).join(',');
 }
@@ -160,7 +167,7 @@ defaults
   # Above the longest Prefer: wait (60 s) a gateway holds.
   timeout server 75s
   timeout http-request 10s
-  timeout http-keep-alive 10s
+  timeout http-keep-alive ${CLIENT_KEEP_ALIVE_S}s
   option http-buffer-request
   # Not reached, or refused before being carried out: try the other gateway.
   retries 2
@@ -177,6 +184,7 @@ frontend api
   http-request set-header x-request-id %[unique-id] unless { req.hdr(x-request-id) -m found }
   http-request set-var(txn.request_id) req.hdr(x-request-id)
   http-after-response set-header x-request-id %[var(txn.request_id)] unless { res.hdr(x-request-id) -m found }
+  http-after-response set-header keep-alive timeout=${CLIENT_KEEP_ALIVE_S}
   default_backend gateways
 
 backend gateways
@@ -268,6 +276,7 @@ async function startCluster(layout, { output = process.stdout, extraEnv = {} } =
 
 module.exports = {
   CLUSTER_KAFKA,
+  CLIENT_KEEP_ALIVE_S,
   REPLICAS,
   brokersOf,
   clusterKafka,
