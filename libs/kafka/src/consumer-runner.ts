@@ -6,8 +6,12 @@ import type { ConsumerRunnerOptions, RunnerLogger, RunningConsumer } from './con
 import { restartAfterCrashes } from './crash-restarts';
 import { DeadLetterProducer } from './dead-letter-producer';
 import { REPLAYED_FOR_GROUP_HEADER } from './headers';
+import { MembershipWatch } from './membership-watch';
 import { handleWithRetries } from './message-retries';
 import { OffsetCommits } from './offset-commits';
+
+/** The group session (why: at the consumer's options below); also how long kafkajs gets to rejoin by itself before the consumer is started again. */
+const SESSION_TIMEOUT_MS = 3000;
 
 const processRunnerLogger: RunnerLogger = {
   warn: (message) => processLogger().warn({ context: 'consumer' }, message),
@@ -51,7 +55,7 @@ export async function runConsumer(kafka: Kafka, options: ConsumerRunnerOptions):
     // Heartbeats go out between handled chunks, so one chunk may take up to this long before
     // its member is dropped and rejoins (and the chunk is redelivered, then deduplicated).
     // Brokers must allow it (group.min.session.timeout.ms, 1 s on ours).
-    sessionTimeout: 3000,
+    sessionTimeout: SESSION_TIMEOUT_MS,
     heartbeatInterval: 1000,
     rebalanceTimeout: 15_000,
     // The broker answers a fetch as soon as a message arrives, so this does not add latency; it
@@ -63,7 +67,11 @@ export async function runConsumer(kafka: Kafka, options: ConsumerRunnerOptions):
   });
   const deadLetters = new DeadLetterProducer(kafka, deadLetterTopic, groupId);
   const retries = { maxAttempts, backoff, logger, observer, deadLetters };
-  const commits = new OffsetCommits(consumer, commitIntervalMs !== undefined, groupId, logger);
+  const membership = new MembershipWatch(SESSION_TIMEOUT_MS);
+  const commits = new OffsetCommits(consumer, commitIntervalMs !== undefined, groupId, logger, (error) => {
+    if (!error) membership.reset();
+    else if (membership.commitFailed(error)) rejoin();
+  });
   const runConfig = {
     partitionsConsumedConcurrently,
     eachBatchAutoResolve: false,
@@ -72,8 +80,12 @@ export async function runConsumer(kafka: Kafka, options: ConsumerRunnerOptions):
   };
   let joined!: () => void;
   const joinedPromise = new Promise<void>((resolve) => (joined = resolve));
-  consumer.on(consumer.events.GROUP_JOIN, () => joined());
+  consumer.on(consumer.events.GROUP_JOIN, () => {
+    membership.reset();
+    joined();
+  });
   let stopping: Promise<void> | undefined;
+  let rejoining: Promise<void> | undefined;
   const cancelRestart = restartAfterCrashes(consumer, runConfig, { groupId, logger, stopping: () => !!stopping });
   /** The batches being handled now (one per partition at most): a stop waits for them. */
   const handling = new Set<Promise<void>>();
@@ -121,6 +133,19 @@ export async function runConsumer(kafka: Kafka, options: ConsumerRunnerOptions):
     }
   }
 
+  /** Starts the consumer again after kafkajs lost its membership and did not rejoin (membership-watch.ts). */
+  function rejoin(): void {
+    if (stopping || rejoining) return;
+    logger.warn(`consumer group ${groupId}: the coordinator has not known this member for ${SESSION_TIMEOUT_MS} ms and it did not rejoin; starting the consumer again`);
+    rejoining = (async () => {
+      // The batch in hand stops early; what was handled since the last commit comes again and is dropped as copies.
+      await consumer.stop();
+      if (!stopping) await consumer.run(runConfig);
+    })()
+      .catch((error: Error) => logger.error(`restarting consumer group ${groupId} failed: ${error.message}`))
+      .finally(() => (rejoining = undefined));
+  }
+
   /** False for a replay meant for another consumer group of the topic. */
   function isForThisGroup(message: KafkaMessage): boolean {
     const header = message.headers?.[REPLAYED_FOR_GROUP_HEADER];
@@ -144,6 +169,7 @@ export async function runConsumer(kafka: Kafka, options: ConsumerRunnerOptions):
     stop: () =>
       (stopping ??= (async () => {
         cancelRestart();
+        await rejoining;
         // The batches in hand finish (no new chunk starts), their offsets are committed while
         // this member still holds the partitions, and then it leaves the group.
         await Promise.allSettled([...handling]);

@@ -19,6 +19,8 @@ export class OffsetCommits {
     private readonly onInterval: boolean,
     private readonly groupId: string,
     private readonly logger: RunnerLogger,
+    /** Every interval commit's outcome: its error, or undefined when it went through. */
+    private readonly onOutcome: (error?: Error) => void = () => undefined,
   ) {
     if (onInterval) consumer.on(consumer.events.FETCH, () => this.commitIfDue());
   }
@@ -50,7 +52,13 @@ export class OffsetCommits {
     if (!handles || this.committing) return;
     this.committing = handles
       .commitOffsetsIfNecessary()
-      .catch((error: Error) => this.logger.warn(`committing the offsets of ${this.groupId} failed: ${error.message}`))
+      .then(
+        () => this.onOutcome(),
+        (error: Error) => {
+          this.logger.warn(`committing the offsets of ${this.groupId} failed: ${error.message}`);
+          this.onOutcome(error);
+        },
+      )
       .finally(() => (this.committing = undefined));
   }
 }
