@@ -31,12 +31,29 @@ export class NatsRpcServer extends ServerNats {
   private answers: Array<() => void> = [];
   private idle?: () => void;
   private stopping?: Promise<void>;
+  private connection?: NatsConnection;
 
   constructor(private readonly rpc: NatsRpcServerOptions) {
     super({ servers: rpc.servers, name: rpc.service, maxReconnectAttempts: -1 });
   }
 
+  /**
+   * Reports listening (Nest's `listen()` resolves, and the replica turns ready) only once the NATS
+   * server has its subscriptions: until the server has read them, a request sent to this replica
+   * alone is answered "no responders" (a 503). Nest reports it as soon as they are queued.
+   */
+  override start(callback: (err?: unknown, ...optionalParams: unknown[]) => void): void {
+    super.start((error?: unknown) => {
+      if (error || !this.connection) return callback(error);
+      this.connection.flush().then(
+        () => callback(),
+        (flushError: unknown) => callback(flushError),
+      );
+    });
+  }
+
   override bindEvents(client: NatsConnection): void {
+    this.connection = client;
     for (const channel of this.messageHandlers.keys()) {
       const subject = rpcSubject(this.rpc.subjectPrefix, this.rpc.service, commandOf(channel));
       const callback = this.getMessageHandler(channel).bind(this) as (error: Error | null, msg: Msg) => void;
