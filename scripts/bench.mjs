@@ -131,17 +131,7 @@ async function main() {
       log('saga floor (node:http + pg + kafkajs)');
       floor = await startSagaFloor(layout, namespace, orderPets.map((pet) => pet.id));
       helpers.push(floor);
-      const floorTarget = {
-        url: `http://127.0.0.1:${SAGA_FLOOR_PORT}/orders`,
-        db: floor.ordersDb,
-        table: 'floor_order',
-        processes: floor.processes,
-        request: () => ({
-          method: 'POST',
-          headers: { 'content-type': 'application/json' },
-          setupRequest: (request) => ({ ...request, body: JSON.stringify({ petId: nextPetId(), quantity: 1 }) }),
-        }),
-      };
+      const floorTarget = floor.target(nextPetId);
       results.floorCapacity = await capacity(floorTarget);
       results.floorRates = [];
       for (const rate of RATES) results.floorRates.push(await atRate(floorTarget, rate));
@@ -202,7 +192,7 @@ async function main() {
     await ordersDb.end();
     await running.stop();
   }
-  if (SECTIONS.has('cluster')) results.cluster = await benchCluster({ capacity, atRate, sagaStages, extraEnv, log });
+  if (SECTIONS.has('cluster')) results.cluster = await benchCluster({ capacity, atRate, sagaStages, startSagaFloor, extraEnv, log });
   results.environment = await environment();
   writeReport(results);
 
@@ -339,8 +329,11 @@ async function readPath(layout, category, processes, baselineOptions) {
   return results;
 }
 
-/** The two processes of the saga floor on their own databases and topics, with the order pets stocked. */
-async function startSagaFloor(layout, namespace, petIds) {
+/**
+ * The two processes of the saga floor on their own databases and topics (on `layout`'s brokers,
+ * with `topics`' partitions and replication), with the order pets stocked.
+ */
+async function startSagaFloor(layout, namespace, petIds, topics = { numPartitions: 3, replicationFactor: 1 }) {
   // The floor has no roles of its own: its databases belong to the owner role, as the migrations do.
   const base = new URL(layout.envs.orders.MIGRATION_DATABASE_URL);
   const databaseUrl = (name) => Object.assign(new URL(base), { pathname: `/${name}` }).toString();
@@ -356,9 +349,18 @@ async function startSagaFloor(layout, namespace, petIds) {
   const kafka = new Kafka({ clientId: 'bench-floor', brokers: layout.envs.orders.KAFKA_BROKERS.split(','), logLevel: logLevel.ERROR });
   const kafkaAdmin = kafka.admin();
   await kafkaAdmin.connect();
-  await kafkaAdmin.createTopics({
-    topics: ['floor.orders', 'floor.stock'].map((topic) => ({ topic: `${namespace}${topic}`, numPartitions: 3, replicationFactor: 1 })),
-  });
+  const names = ['floor.orders', 'floor.stock'].map((topic) => `${namespace}${topic}`);
+  await kafkaAdmin.createTopics({ waitForLeaders: false, topics: names.map((topic) => ({ topic, ...topics })) });
+  // A cluster's brokers learn of new topics one after the other, so (as libs/kafka's
+  // provisionTopics does) several answers in a row must show every partition led.
+  const deadline = Date.now() + 15_000;
+  for (let ledAnswers = 0; ledAnswers < 3; ) {
+    const metadata = await kafkaAdmin.fetchTopicMetadata({ topics: names }).catch(() => undefined);
+    const led = metadata?.topics.every((topic) => topic.partitions.length > 0 && topic.partitions.every((partition) => partition.leader >= 0));
+    ledAnswers = led ? ledAnswers + 1 : 0;
+    if (Date.now() > deadline) throw new Error(`the floor's topics have no leaders: ${names.join(', ')}`);
+    await sleep(50);
+  }
   await kafkaAdmin.disconnect();
   const start = (role) => {
     const child = fork(path.join(ROOT, 'scripts/bench/saga-floor.cjs'), [role], {
@@ -375,9 +377,22 @@ async function startSagaFloor(layout, namespace, petIds) {
   const orders = start('orders');
   await orders.ready;
   const ordersDb = new pg.Pool({ connectionString: urls.orders, max: 2 });
+  const processes = { 'floor orders': orders.child, 'floor inventory': inventory.child };
   return {
     ordersDb,
-    processes: { 'floor orders': orders.child, 'floor inventory': inventory.child },
+    processes,
+    /** The floor as a load target of `capacity` and `atRate`, placing orders for `nextPetId()`. */
+    target: (nextPetId) => ({
+      url: `http://127.0.0.1:${SAGA_FLOOR_PORT}/orders`,
+      db: ordersDb,
+      table: 'floor_order',
+      processes,
+      request: () => ({
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        setupRequest: (request) => ({ ...request, body: JSON.stringify({ petId: nextPetId(), quantity: 1 }) }),
+      }),
+    }),
     async stop() {
       for (const side of [orders, inventory]) side.child.kill('SIGTERM');
       await ordersDb.end().catch(() => undefined);

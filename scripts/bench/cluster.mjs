@@ -106,9 +106,10 @@ function spreadOf(before, after) {
 
 /**
  * Starts the scaled stack, measures saga capacity (with the RPC spread over the replicas),
- * placed → decided at 250/s and capacity with every order on one pet, then takes it all down.
+ * placed → decided at 250/s and capacity with every order on one pet, then the saga floor on the
+ * same three brokers with the same topic settings, and takes it all down.
  */
-export async function benchCluster({ capacity, atRate, sagaStages, extraEnv, log }) {
+export async function benchCluster({ capacity, atRate, sagaStages, startSagaFloor, extraEnv, log }) {
   const namespace = `bench-${randomBytes(4).toString('hex')}.`;
   const layout = cluster.clusterLayout({ offset: 20_000, databaseSuffix: '_cluster_bench', namespace, kafka: BENCH_CLUSTER_KAFKA });
   log(`cluster: three brokers (${layout.brokers}), ${layout.services.length} service replicas, ${layout.gateways.length} gateways behind HAProxy`);
@@ -181,6 +182,23 @@ export async function benchCluster({ capacity, atRate, sagaStages, extraEnv, log
     results.rate = await withBrokerJitShare(() => atRate(target, CLUSTER_RATE));
     log('cluster: every order on one pet');
     results.onePet = await withBrokerJitShare(() => capacity(onOnePet(target, pets[0].id)));
+    // What replication on these brokers costs any pipeline: the floor's two processes (plain pg and
+    // kafkajs) on the cluster's brokers, topics as the stack's. The stack stays up, idle, as in the
+    // single-broker floor runs.
+    log('cluster: saga floor on the same brokers');
+    const floor = await startSagaFloor(layout, namespace, pets.map((pet) => pet.id), {
+      numPartitions: results.topics.partitions,
+      replicationFactor: results.topics.replicationFactor,
+      configEntries: [{ name: 'min.insync.replicas', value: String(results.topics.minInsyncReplicas) }],
+    });
+    try {
+      let nextFloorPet = 0;
+      const floorTarget = floor.target(() => pets[nextFloorPet++ % pets.length].id);
+      results.floorCapacity = await withBrokerJitShare(() => capacity(floorTarget));
+      results.floorRate = await withBrokerJitShare(() => atRate(floorTarget, CLUSTER_RATE));
+    } finally {
+      await floor.stop();
+    }
     return results;
   } finally {
     await running?.stopAll();
@@ -203,8 +221,14 @@ export function clusterReport(results, { table }) {
   rows.push(row('cluster: capacity, every order on one pet', c.onePet));
   if (single250) rows.push(row(`single broker: ${CLUSTER_RATE} orders/s`, single250));
   rows.push(row(`cluster: ${CLUSTER_RATE} orders/s`, c.rate));
+  if (c.floorCapacity) rows.push(row('saga floor on the cluster\'s brokers: capacity', c.floorCapacity));
+  if (c.floorRate) rows.push(row(`saga floor on the cluster's brokers: ${CLUSTER_RATE} orders/s`, c.floorRate));
   out.push(...table(['run', 'placed/s', 'decided', 'decided/s', 'placed→decided p50 ms', 'p99 ms', 'failed'], rows));
   if (results.capacity) out.push('', `Cluster / single-broker capacity: **${round(c.capacity.decidedPerSecond / results.capacity.decidedPerSecond, 2)}**.`);
+  if (c.floorCapacity) {
+    const ofSingle = results.floorCapacity ? `; the floor on the cluster's brokers / the floor on the single broker: **${round(c.floorCapacity.decidedPerSecond / results.floorCapacity.decidedPerSecond, 2)}**` : '';
+    out.push('', `Cluster / the saga floor on the same brokers: **${round(c.capacity.decidedPerSecond / c.floorCapacity.decidedPerSecond, 2)}**${ofSingle}.`);
+  }
   if (c.warmup?.length) {
     const runs = c.warmup.map((run) => `${run.decidedPerSecond} decided/s with ${Math.round(run.brokerJitShare * 100)} %`).join(', ');
     const measured = [c.capacity, c.rate, c.onePet].map((run) => `${Math.round((run.brokerJitShare ?? 0) * 100)} %`).join(', ');
@@ -216,7 +240,13 @@ export function clusterReport(results, { table }) {
     out.push('', `Where placed → decided goes at ${CLUSTER_RATE}/s (p50 / p90 ms of each stage, as in the single-broker section):`, '');
     out.push(...table(['run', ...names], [...(single250?.stages ? [stageRow('single broker', single250)] : []), stageRow('cluster', c.rate)]));
   }
-  const cpuRows = [['cluster: capacity', c.capacity], [`cluster: ${CLUSTER_RATE}/s`, c.rate], ['cluster: one pet', c.onePet]].filter(([, r]) => r.cpuMsPerOrder);
+  const cpuRows = [
+    ['cluster: capacity', c.capacity],
+    [`cluster: ${CLUSTER_RATE}/s`, c.rate],
+    ['cluster: one pet', c.onePet],
+    ['floor on the cluster\'s brokers: capacity', c.floorCapacity],
+    [`floor on the cluster's brokers: ${CLUSTER_RATE}/s`, c.floorRate],
+  ].filter(([, r]) => r?.cpuMsPerOrder);
   if (cpuRows.length > 0) {
     // Replicas of one tier summed, so the rows compare with the single-broker figures.
     const byTier = (cpu) => {
