@@ -62,6 +62,7 @@ async function main() {
 
   const namespace = `bench-${randomBytes(4).toString('hex')}.`;
   const layout = stackLayout({ offset: 20_000, databaseSuffix: '_bench', namespace });
+  await deleteBenchTopics(layout.envs.orders.KAFKA_BROKERS);
   const extraEnv = {
     NODE_ENV: 'production',
     LOG_LEVEL: 'warn',
@@ -191,6 +192,7 @@ async function main() {
     for (const helper of helpers) await helper.stop().catch(() => undefined);
     await ordersDb.end();
     await running.stop();
+    await deleteBenchTopics(layout.envs.orders.KAFKA_BROKERS);
   }
   if (SECTIONS.has('cluster')) results.cluster = await benchCluster({ capacity, atRate, sagaStages, startSagaFloor, extraEnv, log });
   results.environment = await environment();
@@ -327,6 +329,23 @@ async function readPath(layout, category, processes, baselineOptions) {
     await baseline?.stop();
   }
   return results;
+}
+
+/**
+ * Deletes the topics of bench runs (`bench-<8 hex>.` namespaces) from the everyday broker, this
+ * run's at its end and any a failed run left. Left there, every run would add ~90 partitions, and
+ * a broker's fetches walk all the partitions it holds, so each run would measure a slower broker
+ * than the one before.
+ */
+async function deleteBenchTopics(brokers) {
+  const admin = new Kafka({ clientId: 'bench-cleanup', brokers: brokers.split(','), logLevel: logLevel.ERROR }).admin();
+  await admin.connect();
+  try {
+    const topics = (await admin.listTopics()).filter((topic) => /^bench-[0-9a-f]{8}\./.test(topic));
+    if (topics.length > 0) await admin.deleteTopics({ topics, timeout: 30_000 });
+  } finally {
+    await admin.disconnect();
+  }
 }
 
 /**
