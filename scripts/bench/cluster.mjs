@@ -114,7 +114,7 @@ export async function benchCluster({ capacity, atRate, sagaStages, startSagaFloo
   // BENCH_CLUSTER_REPLICAS=<n>: n replicas of every tier instead of the cluster's own two, to tell
   // what the replicas cost on one host from what the brokers' replication costs.
   const perTier = Number(process.env.BENCH_CLUSTER_REPLICAS ?? 0);
-  const replicas = perTier > 0 ? Object.fromEntries(['catalog', 'orders', 'inventory', 'gateway'].map((tier) => [tier, perTier])) : undefined;
+  const replicas = perTier > 0 ? Object.fromEntries(Object.keys(cluster.REPLICAS).map((tier) => [tier, perTier])) : undefined;
   const layout = cluster.clusterLayout({ offset: 20_000, databaseSuffix: '_cluster_bench', namespace, kafka: BENCH_CLUSTER_KAFKA, replicas });
   log(`cluster: three brokers (${layout.brokers}), ${layout.services.length} service replicas, ${layout.gateways.length} gateways behind HAProxy`);
   // Fresh brokers every run: each run's topics (12 partitions, three replicas) would stay on them,
@@ -219,9 +219,9 @@ export async function benchCluster({ capacity, atRate, sagaStages, startSagaFloo
 export function clusterReport(results, { table }) {
   const c = results.cluster;
   if (!c) return [];
-  const perTier = c.replicas ? c.replicas.gateways.length : 2;
-  const count = (n) => ['no', 'one', 'two', 'three', 'four'][n] ?? String(n);
-  const out = ['', `### Cluster (three brokers, RF 3, min.insync.replicas 2, 12 partitions; ${count(perTier)} ${perTier === 1 ? 'replica' : 'replicas'} of every service, ${count(perTier)} ${perTier === 1 ? 'gateway' : 'gateways'} behind HAProxy)`, ''];
+  const perTier = c.replicas.gateways.length;
+  const some = (noun) => `${['no', 'one', 'two', 'three', 'four'][perTier] ?? perTier} ${noun}${perTier === 1 ? '' : 's'}`;
+  const out = ['', `### Cluster (three brokers, RF 3, min.insync.replicas 2, 12 partitions; ${some('replica')} of every service, ${some('gateway')} behind HAProxy)`, ''];
   const row = (name, r) => [name, r.placedPerSecond ?? r.achievedRate, r.decided, `**${r.decidedPerSecond}**`, `**${r.decisionP50}**`, `**${r.decisionP99}**`, r.failed];
   const single250 = results.rates?.find((r) => r.offeredRate === CLUSTER_RATE);
   const rows = [];
