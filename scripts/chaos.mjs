@@ -372,8 +372,11 @@ function writeSummary(results) {
   const dir = process.env.JEST_SUMMARY_DIR;
   if (!dir) return;
   fs.mkdirSync(dir, { recursive: true });
-  const failed = results.filter((r) => r.failures.length > 0).length;
-  fs.writeFileSync(path.join(dir, 'chaos.json'), JSON.stringify({ passed: results.length - failed, failed, skipped: 0 }));
+  const failures = results
+    .filter((r) => r.failures.length > 0)
+    .map((r) => ({ where: 'scripts/chaos.mjs', test: r.name, reason: r.failures.join('; ') }));
+  const counts = { passed: results.length - failures.length, failed: failures.length, skipped: 0, failures };
+  fs.writeFileSync(path.join(dir, 'chaos.json'), JSON.stringify(counts));
 }
 
 async function environmentOf() {

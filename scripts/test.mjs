@@ -38,16 +38,25 @@ function chaosShort(minutes) {
   return result.status === 0;
 }
 
-/** Jest's per-project totals, added up into the one line a reader (or CI) looks for. */
+/**
+ * Jest's per-project totals, added up into the one line a reader (or CI) looks for, with the
+ * tests that failed named above it: their own reports are far up the output.
+ */
 function printSummary() {
   let passed = 0;
   let failed = 0;
   let skipped = 0;
+  const failures = [];
   for (const file of fs.existsSync(summaryDir) ? fs.readdirSync(summaryDir) : []) {
     const counts = JSON.parse(fs.readFileSync(path.join(summaryDir, file), 'utf8'));
     passed += counts.passed;
     failed += counts.failed;
     skipped += counts.skipped;
+    failures.push(...(counts.failures ?? []));
+  }
+  if (failures.length > 0) {
+    console.log('\nFailed:');
+    for (const { where, test, reason } of failures) console.log(`  ${where} › ${test}\n      ${reason}`);
   }
   console.log(`\nTests: ${passed} passed, ${failed} failed, ${skipped} skipped`);
 }
@@ -72,4 +81,9 @@ const unitAndIntegration = nx(25, 'run-many', '-t', 'lint', 'test', '--parallel=
 const endToEnd = nx(20, 'run', 'gateway-e2e:e2e');
 const chaos = chaosShort(10);
 printSummary();
-process.exit(unitAndIntegration && endToEnd && chaos ? 0 : 1);
+// A lint error or a stage that timed out fails no Jest test, so the stages are named too.
+const failedStages = Object.entries({ 'lint and unit/integration tests': unitAndIntegration, 'end-to-end tests': endToEnd, 'short chaos suite': chaos })
+  .filter(([, passed]) => !passed)
+  .map(([stage]) => stage);
+if (failedStages.length > 0) console.log(`Stages that failed: ${failedStages.join(', ')}`);
+process.exit(failedStages.length === 0 ? 0 : 1);

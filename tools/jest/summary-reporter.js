@@ -1,6 +1,20 @@
-// Writes each Jest run's totals to JEST_SUMMARY_DIR so `npm test` can print one line for all projects.
+// Writes each Jest run's totals, and the names of the tests that failed, to JEST_SUMMARY_DIR so
+// `npm test` can close with one line for all projects and the failures above it: CI shows only
+// the end of the output, and the projects' own reports scroll far above it.
 const fs = require('node:fs');
 const path = require('node:path');
+
+/** The first line of a failure message is the assertion; the rest is diff and stack. */
+function firstLine(message) {
+  return (
+    message
+      // eslint-disable-next-line no-control-regex
+      .replace(/\u001b\[[0-9;]*m/g, '')
+      .split('\n')
+      .map((line) => line.trim())
+      .find((line) => line.length > 0) ?? ''
+  );
+}
 
 class SummaryReporter {
   constructor(globalConfig) {
@@ -12,10 +26,20 @@ class SummaryReporter {
     if (!dir) return;
     fs.mkdirSync(dir, { recursive: true });
     const name = path.basename(this.globalConfig.rootDir) + '-' + process.pid + '.json';
+    const failures = [];
+    for (const file of results.testResults) {
+      const where = path.relative(process.cwd(), file.testFilePath);
+      // A suite that failed to run (a throw in beforeAll, a syntax error) has no test results.
+      if (file.testExecError) failures.push({ where, test: '(the suite did not run)', reason: firstLine(file.testExecError.message) });
+      for (const test of file.testResults) {
+        if (test.status === 'failed') failures.push({ where, test: test.fullName, reason: firstLine(test.failureMessages.join('\n')) });
+      }
+    }
     const counts = {
       passed: results.numPassedTests,
       failed: results.numFailedTests + results.numRuntimeErrorTestSuites,
       skipped: results.numPendingTests + results.numTodoTests,
+      failures,
     };
     fs.writeFileSync(path.join(dir, name), JSON.stringify(counts));
   }
