@@ -6,6 +6,9 @@ module.exports = {
   ...nxPreset,
   testEnvironment: 'node',
   reporters: ['default', require.resolve('./tools/jest/summary-reporter.js')],
+  // Each run is named, and its Kafka topics deleted when it ends (a project with a stack of its own sets its own).
+  globalSetup: require.resolve('./libs/testing/src/jest/global-setup.ts'),
+  globalTeardown: require.resolve('./libs/testing/src/jest/global-teardown.ts'),
   moduleFileExtensions: ['ts', 'js'],
   // `*.spec.ts` is pure logic; `*.int-spec.ts` talks to the real PostgreSQL and Kafka
   // (`npx nx test <project> --testPathIgnorePatterns=int-spec` runs only the fast ones).

@@ -80,6 +80,8 @@ async function main() {
 
 /** The scenarios of scenarios.mjs on the stack of `npm start`'s shape: one process per tier, one broker. */
 async function runSingle(running) {
+  // Emptied every run, as the cluster's brokers are: the topics of earlier runs would only slow its restarts.
+  stack.kafka('reset', CHAOS_KAFKA);
   stack.ensureKafka(CHAOS_KAFKA);
   const namespace = `chaos-${randomBytes(4).toString('hex')}.`;
   const brokers = `127.0.0.1:${CHAOS_KAFKA.port}`;

@@ -15,7 +15,8 @@ import {
 } from '.';
 
 const brokers = (process.env['KAFKA_BROKERS'] || '127.0.0.1:9092').split(',');
-const namespace = `t-${randomBytes(4).toString('hex')}.`;
+// uniqueNamespace's shape (@petstore/testing depends on this lib), so the run's end deletes these topics too.
+const namespace = `t-${process.env['PETSTORE_TEST_RUN'] ?? 'local'}-${randomBytes(4).toString('hex')}.`;
 const topic = namespaced(namespace, 'kafka-spec.things.v1');
 const deadLetterTopic = namespaced(namespace, 'kafka-spec.dead-letter.v1');
 

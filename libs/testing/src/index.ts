@@ -7,3 +7,4 @@ export * from './free-port';
 export * from './rpc-test-client';
 export * from './service-under-test';
 export * from './test-environment';
+export * from './test-run';

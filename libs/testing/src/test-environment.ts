@@ -1,11 +1,23 @@
 import { randomBytes } from 'node:crypto';
 
+/** Names a whole Jest run (./jest/global-setup.ts); Jest's workers inherit it. */
+export const TEST_RUN_VARIABLE = 'PETSTORE_TEST_RUN';
+
+/** This Jest run's name, or one of this process's own outside Jest. */
+const testRun = process.env[TEST_RUN_VARIABLE] || randomBytes(4).toString('hex');
+
 /**
- * A Kafka namespace no other test run uses (`t-1a2b3c4d.`): every topic and consumer group of
- * the suite is prefixed with it, so concurrent runs never see each other's events.
+ * A Kafka namespace no other suite uses (`t-<run>-1a2b3c4d.`): every topic and consumer group of
+ * the suite is prefixed with it, so concurrent suites never see each other's events, and the
+ * run's name in it lets the run delete them all when it ends (see `deleteTestRunTopics`).
  */
 export function uniqueNamespace(prefix = 't'): string {
-  return `${prefix}-${randomBytes(4).toString('hex')}.`;
+  return `${prefix}-${testRun}-${randomBytes(4).toString('hex')}.`;
+}
+
+/** Whether a topic or consumer group is in a namespace that `uniqueNamespace` made in the run `run`. */
+export function isOfTestRun(name: string, run: string): boolean {
+  return new RegExp(`^[a-z-]+-${run}-[0-9a-f]{8}\\.`).test(name);
 }
 
 /** `postgres://postgres@127.0.0.1:5432/petstore_<service>_test`, or TEST_DATABASE_URL_<SERVICE> when set. */

@@ -1,12 +1,14 @@
 import { PetCreated, PetDeleted, Topics, serializeEnvelope } from '@petstore/contracts';
 import { LogLevel, createIdempotentProducer, createKafkaClient, namespaced } from '@petstore/kafka';
-import { EventProbe, testDatabaseUrl, testKafkaBrokers, uniqueNamespace } from '.';
+import { EventProbe, deleteTestRunTopics, testDatabaseUrl, testKafkaBrokers, uniqueNamespace } from '.';
 
 describe('test environment', () => {
-  it('makes a fresh, valid namespace each time', () => {
+  it('makes a fresh, valid namespace each time, named after the test run', () => {
+    const run = process.env['PETSTORE_TEST_RUN'];
+    expect(run).toMatch(/^[0-9a-f]{8}$/);
     const namespace = uniqueNamespace();
-    expect(namespace).toMatch(/^t-[0-9a-f]{8}\.$/);
-    expect(uniqueNamespace('e2e')).toMatch(/^e2e-[0-9a-f]{8}\.$/);
+    expect(namespace).toMatch(new RegExp(`^t-${run}-[0-9a-f]{8}\\.$`));
+    expect(uniqueNamespace('e2e')).toMatch(new RegExp(`^e2e-${run}-[0-9a-f]{8}\\.$`));
     expect(uniqueNamespace()).not.toBe(namespace);
   });
 
@@ -71,5 +73,26 @@ describe('EventProbe', () => {
     await expect(probe.waitFor((e) => e.type === 'OrderPlaced', 200)).rejects.toThrow(
       /No matching message within 200 ms; seen: catalog.pet.v1:PetCreated\(1\)/,
     );
+  });
+});
+
+describe('deleteTestRunTopics', () => {
+  it("deletes the run's topics and leaves every other run's", async () => {
+    const admin = createKafkaClient({ clientId: 'teardown-spec', brokers: testKafkaBrokers(), logLevel: LogLevel.NOTHING }).admin();
+    await admin.connect();
+    const ended = 'e0e0e0e0';
+    const endedTopics = [`t-${ended}-0a0b0c0d.things.v1`, `orders-contract-${ended}-0a0b0c0d.orders.order.v1`];
+    const keptTopics = [namespaced(uniqueNamespace(), 'things.v1'), `t-${ended}0-0a0b0c0d.things.v1`];
+    try {
+      await admin.createTopics({ topics: [...endedTopics, ...keptTopics].map((topic) => ({ topic, numPartitions: 1 })), waitForLeaders: true });
+      await deleteTestRunTopics(ended);
+      const left = await admin.listTopics();
+      expect(endedTopics.filter((topic) => left.includes(topic))).toEqual([]);
+      expect(keptTopics.filter((topic) => left.includes(topic))).toEqual(keptTopics);
+    } finally {
+      const made = new Set([...endedTopics, ...keptTopics]);
+      await admin.deleteTopics({ topics: (await admin.listTopics()).filter((topic) => made.has(topic)) });
+      await admin.disconnect();
+    }
   });
 });

@@ -61,6 +61,8 @@ export default async function globalSetup(): Promise<void> {
   // A deep span queue: the suites before the trace test send bursts that the default 2048 would drop.
   Object.assign(extraEnv, { OTEL_EXPORTER_OTLP_ENDPOINT: traces.url, OTEL_BSP_SCHEDULE_DELAY: '200', OTEL_BSP_MAX_QUEUE_SIZE: '65536' });
   await stack.ensurePostgres();
+  // Emptied every run: the topics of earlier runs would only slow the restarts of the broker-outage test.
+  stack.kafka('reset', broker);
   stack.ensureKafka(broker);
   await stack.dropDatabases(layout);
   stack.runMigrations(layout, extraEnv);

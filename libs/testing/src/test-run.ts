@@ -1,0 +1,39 @@
+import { connect } from 'node:net';
+import { Kafka, logLevel } from 'kafkajs';
+import { TEST_RUN_VARIABLE, isOfTestRun, testKafkaBrokers } from './test-environment';
+
+/** A broker that is not running has nothing to clean, and a unit-only run must not wait for one. */
+function listens(address: string): Promise<boolean> {
+  const [host, port] = address.split(':');
+  return new Promise((resolve) => {
+    const socket = connect({ host, port: Number(port), timeout: 500 });
+    const answer = (listening: boolean) => {
+      socket.destroy();
+      resolve(listening);
+    };
+    socket.once('connect', () => answer(true));
+    socket.once('timeout', () => answer(false));
+    socket.once('error', () => answer(false));
+  });
+}
+
+/**
+ * Deletes the topics and consumer groups that the suites of the run `run` made: without it every
+ * `npm test` leaves about a thousand partitions on the everyday broker, and each one lengthens
+ * its next restart. A failure only warns: leftovers cost restart time, never a test.
+ */
+export async function deleteTestRunTopics(run = process.env[TEST_RUN_VARIABLE], brokers = testKafkaBrokers()): Promise<void> {
+  if (!run || !(await listens(brokers[0]))) return;
+  const admin = new Kafka({ clientId: 'test-run-teardown', brokers, logLevel: logLevel.NOTHING, retry: { retries: 2 } }).admin();
+  try {
+    await admin.connect();
+    const topics = (await admin.listTopics()).filter((topic) => isOfTestRun(topic, run));
+    if (topics.length > 0) await admin.deleteTopics({ topics, timeout: 30_000 });
+    const groups = (await admin.listGroups()).groups.map((group) => group.groupId).filter((group) => isOfTestRun(group, run));
+    if (groups.length > 0) await admin.deleteGroups(groups);
+  } catch (error) {
+    console.warn(`[test run ${run}] its topics stay on the broker (\`bash scripts/kafka.sh reset\` empties it): ${String(error)}`);
+  } finally {
+    await admin.disconnect();
+  }
+}
