@@ -19,6 +19,8 @@ export const gatewayConfigShape = {
   rateLimitPerSecond: int('RATE_LIMIT_PER_SECOND', 1000, { min: 0, max: 1_000_000 }),
   /** Where every gateway counts the rate limit (`redis://host:port`); unset: each gateway counts on its own. */
   rateLimitRedisUrl: optionalStr('RATE_LIMIT_REDIS_URL'),
+  /** How long a request waits for Redis to count it before this gateway counts it instead. */
+  rateLimitRedisTimeoutMs: int('RATE_LIMIT_REDIS_TIMEOUT_MS', 50, { min: 1, max: 10_000 }),
   upstreamTimeoutMs: int('UPSTREAM_TIMEOUT_MS', 5000, { min: 1, max: 600_000 }),
   /** How long `GET /v2/pets/{petId}` waits for the inventory part before answering `inventory: null`. */
   inventoryDetailsTimeoutMs: int('INVENTORY_DETAILS_TIMEOUT_MS', 500, { min: 1, max: 600_000 }),

@@ -23,10 +23,15 @@ export interface RateLimit {
  * process. The gateways of one stack share its NATS_SUBJECT_PREFIX, so their keys in Redis carry
  * it too: stacks that share a Redis count apart.
  */
-export function createRateLimit(config: { rateLimitPerSecond: number; rateLimitRedisUrl?: string; natsSubjectPrefix: string }): RateLimit | undefined {
+export function createRateLimit(config: {
+  rateLimitPerSecond: number;
+  rateLimitRedisUrl?: string;
+  rateLimitRedisTimeoutMs: number;
+  natsSubjectPrefix: string;
+}): RateLimit | undefined {
   if (config.rateLimitPerSecond === 0) return undefined;
   if (!config.rateLimitRedisUrl) return new RateLimiter(config.rateLimitPerSecond);
-  return new SharedRateLimiter(config.rateLimitPerSecond, config.rateLimitRedisUrl, `petstore:rate:${config.natsSubjectPrefix}`);
+  return new SharedRateLimiter(config.rateLimitPerSecond, config.rateLimitRedisUrl, `petstore:rate:${config.natsSubjectPrefix}`, config.rateLimitRedisTimeoutMs);
 }
 
 /**
@@ -70,9 +75,6 @@ export class RateLimiter implements RateLimit {
   }
 }
 
-/** How long a count in Redis may take before this request is counted in the process instead. */
-const REDIS_TIMEOUT_MS = 50;
-
 const fallbacks = processMetric(
   'petstore_rate_limit_local_fallbacks_total',
   (name) => new Counter({ name, help: 'Requests whose rate limit was counted in this gateway because Redis did not answer in time or was unreachable' }),
@@ -81,7 +83,7 @@ const fallbacks = processMetric(
 /**
  * The same fixed one-second window per API key, counted in Redis by rate-limiter-flexible (one
  * atomic INCR + expiry script per request), so the quota holds across every gateway. When Redis
- * does not answer within REDIS_TIMEOUT_MS, or is unreachable, the request is counted in this
+ * does not answer within `timeoutMs` (RATE_LIMIT_REDIS_TIMEOUT_MS), or is unreachable, the request is counted in this
  * process instead (an insurance limiter with the same quota): while Redis is out, N gateways
  * allow at most N times the quota, as without Redis, and no request waits on it.
  */
@@ -97,12 +99,13 @@ export class SharedRateLimiter implements RateLimit {
     readonly quota: number,
     redisUrl: string,
     keyPrefix: string,
+    timeoutMs = 50,
   ) {
     // No offline queue: while disconnected a count fails at once and goes to the local count.
     this.redis = new Redis(redisUrl, { enableOfflineQueue: false, maxRetriesPerRequest: 0, connectTimeout: 1000 });
     this.redis.on('error', (error: Error) => this.warn(`Redis for the rate limit: ${error.message}`));
     const inRedis = new RateLimiterRedis({ storeClient: this.redis, points: quota, duration: 1, keyPrefix, rejectIfRedisNotReady: true });
-    this.shared = new RLWrapperTimeouts({ limiter: inRedis, timeoutMs: REDIS_TIMEOUT_MS });
+    this.shared = new RLWrapperTimeouts({ limiter: inRedis, timeoutMs });
     this.local = new RateLimiterMemory({ points: quota, duration: 1 });
   }
 

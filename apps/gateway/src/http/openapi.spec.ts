@@ -25,6 +25,7 @@ beforeAll(async () => {
     apiKeys: [],
     rateLimitPerSecond: 0,
     rateLimitRedisUrl: undefined,
+    rateLimitRedisTimeoutMs: 50,
     upstreamTimeoutMs: 100,
     inventoryDetailsTimeoutMs: 100,
     petsV1Sunset: new Date('2027-06-30T23:59:59Z'),

@@ -33,6 +33,7 @@ export async function startGateway(
     apiKeys: [],
     rateLimitPerSecond: 1000,
     rateLimitRedisUrl: undefined,
+    rateLimitRedisTimeoutMs: 50,
     upstreamTimeoutMs: 400,
     inventoryDetailsTimeoutMs: 150,
     petsV1Sunset: new Date('2999-01-01T00:00:00Z'),
