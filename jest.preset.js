@@ -1,4 +1,11 @@
+const path = require('node:path');
+const { loadConfig, register } = require('tsconfig-paths');
 const nxPreset = require('@nx/jest/preset').default;
+
+// The global setup and teardown run in Jest's own process, where Node (not Jest's resolver) finds
+// what they require: let it resolve the workspace's path aliases (`@petstore/kafka`) too.
+const workspace = loadConfig(path.join(__dirname, 'tsconfig.base.json'));
+register({ baseUrl: workspace.absoluteBaseUrl, paths: workspace.paths });
 
 // One transform for every project: SWC keeps decorator metadata (Nest's DI and
 // MikroORM's entity discovery read it) and is several times faster than ts-jest.

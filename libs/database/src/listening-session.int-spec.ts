@@ -106,14 +106,15 @@ describe('ListeningSession against PostgreSQL', () => {
     waiter.listening.start();
     await new Promise((resolve) => setTimeout(resolve, 300)); // connected, and trying every 20 ms
     const samples: (string | null)[] = [];
-    for (let i = 0; i < 5; i += 1) {
-      await new Promise((resolve) => setTimeout(resolve, 100));
+    for (let i = 0; i < 10; i += 1) {
+      await new Promise((resolve) => setTimeout(resolve, 50));
       const rows = await activity('snapshot test two');
       expect(rows).toHaveLength(1);
       samples.push(rows[0].backend_xmin);
     }
-    // A wait inside pg_advisory_lock shows the horizon it holds back here, the whole time.
-    expect(samples).toEqual([null, null, null, null, null]);
+    // A wait inside pg_advisory_lock shows the horizon it holds back here in every sample. Each
+    // try holds one for the instant of its statement, which a sample on a busy machine can catch.
+    expect(samples.filter((xmin) => xmin === null).length).toBeGreaterThanOrEqual(8);
     expect(waiter.events).toEqual([]);
     await holder.listening.stop();
     await waiter.listening.stop();

@@ -1,5 +1,5 @@
 import { connect } from 'node:net';
-import { Kafka, logLevel } from 'kafkajs';
+import { LogLevel, createKafkaClient } from '@petstore/kafka';
 import { TEST_RUN_VARIABLE, isOfTestRun, testKafkaBrokers } from './test-environment';
 
 /** A broker that is not running has nothing to clean, and a unit-only run must not wait for one. */
@@ -24,7 +24,7 @@ function listens(address: string): Promise<boolean> {
  */
 export async function deleteTestRunTopics(run = process.env[TEST_RUN_VARIABLE], brokers = testKafkaBrokers()): Promise<void> {
   if (!run || !(await listens(brokers[0]))) return;
-  const admin = new Kafka({ clientId: 'test-run-teardown', brokers, logLevel: logLevel.NOTHING, retry: { retries: 2 } }).admin();
+  const admin = createKafkaClient({ clientId: 'test-run-teardown', brokers, logLevel: LogLevel.NOTHING }).admin();
   try {
     await admin.connect();
     const topics = (await admin.listTopics()).filter((topic) => isOfTestRun(topic, run));

@@ -1,6 +1,7 @@
+import { randomBytes } from 'node:crypto';
 import { PetCreated, PetDeleted, Topics, serializeEnvelope } from '@petstore/contracts';
 import { LogLevel, createIdempotentProducer, createKafkaClient, namespaced } from '@petstore/kafka';
-import { EventProbe, deleteTestRunTopics, testDatabaseUrl, testKafkaBrokers, uniqueNamespace } from '.';
+import { EventProbe, deleteTestRunTopics, eventually, testDatabaseUrl, testKafkaBrokers, uniqueNamespace } from '.';
 
 describe('test environment', () => {
   it('makes a fresh, valid namespace each time, named after the test run', () => {
@@ -80,18 +81,22 @@ describe('deleteTestRunTopics', () => {
   it("deletes the run's topics and leaves every other run's", async () => {
     const admin = createKafkaClient({ clientId: 'teardown-spec', brokers: testKafkaBrokers(), logLevel: LogLevel.NOTHING }).admin();
     await admin.connect();
-    const ended = 'e0e0e0e0';
+    const ended = randomBytes(4).toString('hex');
     const endedTopics = [`t-${ended}-0a0b0c0d.things.v1`, `orders-contract-${ended}-0a0b0c0d.orders.order.v1`];
     const keptTopics = [namespaced(uniqueNamespace(), 'things.v1'), `t-${ended}0-0a0b0c0d.things.v1`];
     try {
       await admin.createTopics({ topics: [...endedTopics, ...keptTopics].map((topic) => ({ topic, numPartitions: 1 })), waitForLeaders: true });
       await deleteTestRunTopics(ended);
-      const left = await admin.listTopics();
-      expect(endedTopics.filter((topic) => left.includes(topic))).toEqual([]);
-      expect(keptTopics.filter((topic) => left.includes(topic))).toEqual(keptTopics);
+      // The broker's metadata may list a deleted topic for a moment.
+      await eventually(async () => {
+        const left = await admin.listTopics();
+        expect(endedTopics.filter((topic) => left.includes(topic))).toEqual([]);
+        expect(keptTopics.filter((topic) => left.includes(topic))).toEqual(keptTopics);
+      }, 10_000);
     } finally {
-      const made = new Set([...endedTopics, ...keptTopics]);
-      await admin.deleteTopics({ topics: (await admin.listTopics()).filter((topic) => made.has(topic)) });
+      // A failure here must neither hide the test's own nor skip the disconnect: an open
+      // connection would keep Jest from exiting.
+      await admin.deleteTopics({ topics: keptTopics }).catch(() => undefined);
       await admin.disconnect();
     }
   });
