@@ -102,7 +102,8 @@ describe('RPC over NATS with two replicas of a service', () => {
     const started = Date.now();
     const failure = await send(CatalogPatterns.createCategory, { category: { name: 'nobody takes this' } }).catch((error: unknown) => error);
     expect(transportFailureOf(failure)).toBe('not-sent');
-    expect(Date.now() - started).toBeLessThan(1000);
+    // Well before the 5 s budget, however busy the machine is: no responder, not a timeout.
+    expect(Date.now() - started).toBeLessThan(2500);
     // A fresh replica on the same database finds no such row.
     const third = await startBuiltService('catalog', { namespace, databaseUrl, resetDatabase: false });
     try {
