@@ -14,6 +14,9 @@ import {
   type RunningConsumer,
 } from '.';
 
+// Group joins and a 3 s commit interval: seconds each, more on a busy machine, as in the other suites on the broker.
+jest.setTimeout(60_000);
+
 const brokers = (process.env['KAFKA_BROKERS'] || '127.0.0.1:9092').split(',');
 // uniqueNamespace's shape (@petstore/testing depends on this lib), so the run's end deletes these topics too.
 const namespace = `t-${process.env['PETSTORE_TEST_RUN'] ?? 'local'}-${randomBytes(4).toString('hex')}.`;

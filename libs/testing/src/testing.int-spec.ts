@@ -3,6 +3,9 @@ import { PetCreated, PetDeleted, Topics, serializeEnvelope } from '@petstore/con
 import { LogLevel, createIdempotentProducer, createKafkaClient, namespaced } from '@petstore/kafka';
 import { EventProbe, deleteTestRunTopics, eventually, testDatabaseUrl, testKafkaBrokers, uniqueNamespace } from '.';
 
+// A consumer group's join and the broker's topic deletions take seconds on a busy machine.
+jest.setTimeout(30_000);
+
 describe('test environment', () => {
   it('makes a fresh, valid namespace each time, named after the test run', () => {
     const run = process.env['PETSTORE_TEST_RUN'];
