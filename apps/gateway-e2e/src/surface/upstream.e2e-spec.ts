@@ -90,8 +90,9 @@ describe('a service behind the gateway is down or slow', () => {
       const [details, elapsed] = await timed(api('GET', `/v2/pets/${pet.id}`));
       expect(details.status).toBe(200);
       expect(details.body).toMatchObject({ ...pet, inventory: null });
-      // The inventory part waits 500 ms at most; a service that is not there fails it sooner.
-      expect(elapsed).toBeLessThan(1_500);
+      // The inventory part waits 500 ms at most, and a service that is not there fails it sooner:
+      // far from the 5 s any other RPC may take, however busy the machine is.
+      expect(elapsed).toBeLessThan(2_500);
 
       expectError(await api('GET', `/v1/store/inventory/${pet.id}`), 503, 'SERVICE_UNAVAILABLE');
       expect((await api('GET', `/v1/pets/${pet.id}`)).status).toBe(200);
@@ -119,7 +120,7 @@ describe('a service behind the gateway is down or slow', () => {
       expect(details.status).toBe(200);
       expect(details.body).toMatchObject({ ...pet, inventory: null });
       expect(elapsed).toBeGreaterThanOrEqual(450);
-      expect(elapsed).toBeLessThan(1_500);
+      expect(elapsed).toBeLessThan(2_500);
     });
 
     await eventually(
