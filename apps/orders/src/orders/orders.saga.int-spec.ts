@@ -549,7 +549,8 @@ describe('order saga', () => {
       expect(first).toMatchObject({ replayed: false, waitApplied: 5, order: { status: 'approved' } });
       const [again, ms] = await timed(() => orders.send<PlaceOrderResult>(OrdersPatterns.placeOrder, request));
       expect(again).toEqual({ order: first.order, replayed: true });
-      expect(ms).toBeLessThan(1000);
+      // Half the 5 s wait it would have had: clear on any machine.
+      expect(ms).toBeLessThan(2500);
     });
 
     it('is released on every replica by the decision, whichever replica records it', async () => {
@@ -590,9 +591,10 @@ describe('order saga', () => {
         const [a, b] = [await undecidedOrder(petId), await undecidedOrder(petId)];
         const heldFirst = awaitOrder(narrow, a, 2);
         await new Promise((resolve) => setTimeout(resolve, 200));
-        const [answered, ms] = await timed(() => awaitOrder(narrow, b, 2));
+        // Asked to wait 10 s; answered well before, however busy the machine is.
+        const [answered, ms] = await timed(() => awaitOrder(narrow, b, 10));
         expect(answered).toEqual({ order: expect.objectContaining({ id: b, status: 'placed' }) });
-        expect(ms).toBeLessThan(1000);
+        expect(ms).toBeLessThan(2500);
         expect(await heldFirst).toMatchObject({ waitApplied: 2 });
       } finally {
         await narrow.close();
