@@ -554,7 +554,9 @@ describe('messaging (outbox relay and idempotent consumer) against PostgreSQL an
     try {
       const started = Date.now();
       await expect(app.get(KafkaReadinessCheck).check()).rejects.toThrow();
-      expect(Date.now() - started).toBeLessThan(1000);
+      // A refused connection fails the check at once (it does not retry) and a silent broker after
+      // 800 ms; kafkajs's retries would take 2.2 s. The margin between is for a busy machine.
+      expect(Date.now() - started).toBeLessThan(1500);
     } finally {
       await app.close();
     }
