@@ -4,16 +4,19 @@
 const fs = require('node:fs');
 const path = require('node:path');
 
-/** The first line of a failure message is the assertion; the rest is diff and stack. */
-function firstLine(message) {
-  return (
-    message
-      // eslint-disable-next-line no-control-regex
-      .replace(/\u001b\[[0-9;]*m/g, '')
-      .split('\n')
-      .map((line) => line.trim())
-      .find((line) => line.length > 0) ?? ''
-  );
+const WORKSPACE = path.resolve(__dirname, '../..');
+
+/** A failure's first lines (the assertion, expected and received), before its stack. */
+function gist(message) {
+  return message
+    // eslint-disable-next-line no-control-regex
+    .replace(/\u001b\[[0-9;]*m/g, '')
+    .split('\n')
+    .map((line) => line.trim())
+    .filter((line) => line.length > 0 && !line.startsWith('at '))
+    .slice(0, 10)
+    .join(' · ')
+    .slice(0, 400);
 }
 
 class SummaryReporter {
@@ -28,11 +31,11 @@ class SummaryReporter {
     const name = path.basename(this.globalConfig.rootDir) + '-' + process.pid + '.json';
     const failures = [];
     for (const file of results.testResults) {
-      const where = path.relative(process.cwd(), file.testFilePath);
+      const where = path.relative(WORKSPACE, file.testFilePath);
       // A suite that failed to run (a throw in beforeAll, a syntax error) has no test results.
-      if (file.testExecError) failures.push({ where, test: '(the suite did not run)', reason: firstLine(file.testExecError.message) });
+      if (file.testExecError) failures.push({ where, test: '(the suite did not run)', reason: gist(file.testExecError.message) });
       for (const test of file.testResults) {
-        if (test.status === 'failed') failures.push({ where, test: test.fullName, reason: firstLine(test.failureMessages.join('\n')) });
+        if (test.status === 'failed') failures.push({ where, test: test.fullName, reason: gist(test.failureMessages.join('\n')) });
       }
     }
     const counts = {
