@@ -98,6 +98,7 @@ describe('Prometheus (deploy/observability)', () => {
       'PetstoreDeadLetters',
       'PetstoreOrderDecisionSlow',
       'PetstoreOutboxStuck',
+      'PetstoreRateLimitNotShared',
       'PetstoreTargetDown',
     ]);
     for (const rule of alerts) {
