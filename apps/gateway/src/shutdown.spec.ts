@@ -13,7 +13,10 @@ const rex = { id: 7, name: 'Rex', categoryId: 1, status: 'available' };
 const catalog = new FakeService([...Object.values(CatalogPatterns), HealthPatterns.check]);
 const orders = new FakeService([...Object.values(OrdersPatterns), HealthPatterns.check]);
 const inventory = new FakeService([...Object.values(InventoryPatterns), HealthPatterns.check]);
-const LIST_TAKES_MS = 800;
+// Wide enough for a busy machine: the health checks below must come within the delay, and the
+// late request after it but before the list's answer.
+const LIST_TAKES_MS = 3000;
+const SHUTDOWN_DELAY_MS = 1000;
 
 let gateway: GatewayUnderTest;
 
@@ -55,7 +58,7 @@ it('turns not ready at once, keeps serving for the delay, finishes what it took 
   socket.write(list);
   while (catalog.received.length === 0) await sleep(10);
 
-  const stopped = stopGracefully(gateway.nest, { shutdownDelayMs: 200, drainTimeoutMs: 5000 });
+  const stopped = stopGracefully(gateway.nest, { shutdownDelayMs: SHUTDOWN_DELAY_MS, drainTimeoutMs: 5000 });
   const ready = await gateway.call('GET', '/health/ready');
   expectError(ready, 503, 'SERVICE_UNAVAILABLE');
   expect(ready.body).toMatchObject({ ready: false, message: 'Not ready: the gateway is stopping' });
@@ -74,4 +77,4 @@ it('turns not ready at once, keeps serving for the delay, finishes what it took 
   expect(late.body.message).toBe('The gateway is stopping: send the request again');
   expect(late.headers['connection']).toBe('close');
   expect(catalog.received.filter(({ cmd }) => cmd === CatalogPatterns.listPets.cmd)).toHaveLength(1);
-});
+}, 20_000);
