@@ -470,7 +470,7 @@ describe('GET /v2/pets/{petId}', () => {
     });
     expect((await gateway.call('GET', '/v2/pets/7', { headers })).body.inventory).toBeNull();
     inventory.on(InventoryPatterns.getInventoryItem, never);
-    // Budgets far apart (150 ms for the inventory, 5 s for any RPC), so a loaded machine cannot
+    // Budgets far apart (750 ms for the inventory, 5 s for any RPC), so a loaded machine cannot
     // blur which of them ended the wait.
     const patient = await startGateway({ upstreamTimeoutMs: 5000 });
     try {
@@ -498,7 +498,7 @@ describe('services that are down or slow', () => {
     orders.on(OrdersPatterns.getOrder, never);
     const started = Date.now();
     expectError(await gateway.call('GET', '/v1/store/orders/1', { headers: auth(ADMIN) }), 504, 'UPSTREAM_TIMEOUT');
-    expect(Date.now() - started).toBeGreaterThanOrEqual(380);
+    expect(Date.now() - started).toBeGreaterThanOrEqual(1450);
   });
 
   it('answers 503 at once when a service is not there, and recovers when it is back', async () => {

@@ -20,7 +20,7 @@ let gateway: GatewayUnderTest;
 
 beforeAll(async () => {
   await Promise.all([catalog.start(), orders.start(), inventory.start()]);
-  gateway = await startGateway({ catalog, orders, inventory }, { apiKeys: [{ name: 'admin', key: KEY, scopes: ['*'] }], upstreamTimeoutMs: 300 });
+  gateway = await startGateway({ catalog, orders, inventory }, { apiKeys: [{ name: 'admin', key: KEY, scopes: ['*'] }], upstreamTimeoutMs: 1000 });
 });
 
 afterAll(async () => {
@@ -69,8 +69,9 @@ describe('POST /v1/store/orders with Prefer: wait', () => {
   });
 
   it('gives the call the wait on top of the upstream timeout', async () => {
-    orders.on(OrdersPatterns.placeOrder, () => after(700, { order: approved, replayed: false, waitApplied: 1 }));
-    const held = await gateway.call('POST', '/v1/store/orders', { headers: { ...headers, prefer: 'wait=1' }, json: { petId: 7, quantity: 1 } });
+    // 2 s: a second past the 1 s budget of an unheld call, a second inside the 3 s of one held for 2 s.
+    orders.on(OrdersPatterns.placeOrder, () => after(2000, { order: approved, replayed: false, waitApplied: 2 }));
+    const held = await gateway.call('POST', '/v1/store/orders', { headers: { ...headers, prefer: 'wait=2' }, json: { petId: 7, quantity: 1 } });
     expect(held.status).toBe(201);
     const unheld = await gateway.call('POST', '/v1/store/orders', { headers, json: { petId: 7, quantity: 1 } });
     expectError(unheld, 504, 'UPSTREAM_TIMEOUT');
@@ -103,7 +104,8 @@ describe('GET /v1/store/orders/{orderId} with Prefer: wait', () => {
   });
 
   it('gives the call the wait on top of the upstream timeout', async () => {
-    orders.on(OrdersPatterns.awaitOrder, () => after(700, { order: approved, waitApplied: 1 }));
-    expect((await gateway.call('GET', '/v1/store/orders/5', { headers: { ...headers, prefer: 'wait=1' } })).status).toBe(200);
+    // Past the 1 s budget of an unheld call, inside the 3 s of one held for 2 s.
+    orders.on(OrdersPatterns.awaitOrder, () => after(2000, { order: approved, waitApplied: 2 }));
+    expect((await gateway.call('GET', '/v1/store/orders/5', { headers: { ...headers, prefer: 'wait=2' } })).status).toBe(200);
   });
 });
