@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { PetCreated, PetDeleted, Topics, serializeEnvelope } from '@petstore/contracts';
-import { LogLevel, createIdempotentProducer, createKafkaClient, namespaced } from '@petstore/kafka';
+import { LogLevel, createIdempotentProducer, createKafkaClient, namespaced, provisionTopics } from '@petstore/kafka';
 import { EventProbe, deleteTestRunTopics, eventually, testDatabaseUrl, testKafkaBrokers, uniqueNamespace } from '.';
 
 // A consumer group's join and the broker's topic deletions take seconds on a busy machine.
@@ -88,7 +88,8 @@ describe('deleteTestRunTopics', () => {
     const endedTopics = [`t-${ended}-0a0b0c0d.things.v1`, `orders-contract-${ended}-0a0b0c0d.orders.order.v1`];
     const keptTopics = [namespaced(uniqueNamespace(), 'things.v1'), `t-${ended}0-0a0b0c0d.things.v1`];
     try {
-      await admin.createTopics({ topics: [...endedTopics, ...keptTopics].map((topic) => ({ topic, numPartitions: 1 })), waitForLeaders: true });
+      // provisionTopics waits for the leaders through the broker's first "unknown topic" answers.
+      await provisionTopics(admin, [...endedTopics, ...keptTopics], { partitions: 1, replicationFactor: 1, minInsyncReplicas: 1 });
       await deleteTestRunTopics(ended);
       // The broker's metadata may list a deleted topic for a moment.
       await eventually(async () => {
