@@ -77,4 +77,4 @@ it('turns not ready at once, keeps serving for the delay, finishes what it took 
   expect(late.body.message).toBe('The gateway is stopping: send the request again');
   expect(late.headers['connection']).toBe('close');
   expect(catalog.received.filter(({ cmd }) => cmd === CatalogPatterns.listPets.cmd)).toHaveLength(1);
-}, 20_000);
+});

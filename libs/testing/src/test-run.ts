@@ -2,7 +2,10 @@ import { connect } from 'node:net';
 import { LogLevel, createKafkaClient } from '@petstore/kafka';
 import { TEST_RUN_VARIABLE, isOfTestRun, testKafkaBrokers } from './test-environment';
 
-/** A broker that is not running has nothing to clean, and a unit-only run must not wait for one. */
+/**
+ * A broker that is not running has nothing to clean, and a unit-only run must not wait for one.
+ * (tools/stack has `canConnect`, but a lib may not import a tool.)
+ */
 function listens(address: string): Promise<boolean> {
   const [host, port] = address.split(':');
   return new Promise((resolve) => {

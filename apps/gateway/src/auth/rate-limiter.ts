@@ -83,9 +83,10 @@ const fallbacks = processMetric(
 /**
  * The same fixed one-second window per API key, counted in Redis by rate-limiter-flexible (one
  * atomic INCR + expiry script per request), so the quota holds across every gateway. When Redis
- * does not answer within `timeoutMs` (RATE_LIMIT_REDIS_TIMEOUT_MS), or is unreachable, the request is counted in this
- * process instead (an insurance limiter with the same quota): while Redis is out, N gateways
- * allow at most N times the quota, as without Redis, and no request waits on it.
+ * does not answer within `timeoutMs` (RATE_LIMIT_REDIS_TIMEOUT_MS), or is unreachable, the
+ * request is counted in this process instead (an insurance limiter with the same quota): while
+ * Redis is out, N gateways allow at most N times the quota, as without Redis, and no request
+ * waits on it.
  */
 export class SharedRateLimiter implements RateLimit {
   private readonly logger = new Logger('RateLimit');
@@ -99,7 +100,7 @@ export class SharedRateLimiter implements RateLimit {
     readonly quota: number,
     redisUrl: string,
     keyPrefix: string,
-    timeoutMs = 50,
+    timeoutMs: number,
   ) {
     // No offline queue: while disconnected a count fails at once and goes to the local count.
     this.redis = new Redis(redisUrl, { enableOfflineQueue: false, maxRetriesPerRequest: 0, connectTimeout: 1000 });

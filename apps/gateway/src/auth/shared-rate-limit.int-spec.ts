@@ -51,7 +51,7 @@ describe('a rate limit shared in Redis', () => {
 
 describe('a rate limit whose Redis cannot be reached', () => {
   it('counts in the process instead, at once, with the same quota', async () => {
-    const limiter = new SharedRateLimiter(2, 'redis://127.0.0.1:1', 'petstore:rate:unreachable.');
+    const limiter = new SharedRateLimiter(2, 'redis://127.0.0.1:1', 'petstore:rate:unreachable.', 50);
     try {
       const started = Date.now();
       const decisions = [await limiter.take('shop'), await limiter.take('shop'), await limiter.take('shop')];
