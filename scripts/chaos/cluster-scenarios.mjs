@@ -81,6 +81,22 @@ async function killBusiestBroker({ kafka, namespace, layout, waitReady }, times)
   return { note: `killed ${killed.join(', ')}` };
 }
 
+/**
+ * A broker upgrade: each node stopped (SIGTERM) and started again in turn, the next one only once
+ * every partition is back in sync. A stopping broker hands its leaderships over first, so a send
+ * in flight meets the new leaders at once: on brokers that may have answered the rest of its batch.
+ */
+async function restartBrokersInTurn({ kafka, namespace, layout, waitReady }, nodes = [1, 2, 3]) {
+  for (const node of nodes) {
+    await clusterKafkaAsync('stop-node', layout.kafka, node);
+    await clusterKafkaAsync('start-node', layout.kafka, node);
+    await fullyReplicated(kafka, namespace);
+    await sleep(2000);
+  }
+  await waitReady();
+  return { note: `stopped and started node${nodes.length > 1 ? 's' : ''} ${nodes.join(', ')} in turn` };
+}
+
 /** Orders of the load's pets still `placed`. */
 async function placedCount(api, pets) {
   const pages = await Promise.all(pets.map((pet) => api.call('GET', `/v1/store/orders?petId=${pet.id}&status=placed&limit=100`)));
@@ -104,6 +120,16 @@ export const CLUSTER_SCENARIOS = [
     short: true,
     shortName: 'broker leading the busiest partitions killed (-9) once',
     shortFault: (context) => killBusiestBroker(context, 1),
+  },
+  {
+    name: 'brokers restarted one at a time (SIGTERM), as an upgrade does',
+    short: true,
+    zeroFailures: true,
+    guarantees:
+      'a stopping broker hands its leaderships to the others; the outbox relays re-send a whole batch that any broker failed (kafkajs retries no batch), so every event reaches its partition and consumers drop the copies',
+    fault: (context) => restartBrokersInTurn(context),
+    shortName: 'broker leading the busiest partitions restarted (SIGTERM) once',
+    shortFault: async (context) => restartBrokersInTurn(context, [(await busiestLeader(context.kafka, context.namespace)).node]),
   },
   {
     name: 'two of three brokers down 20 s (kill -9), then one back, then the other',
