@@ -24,12 +24,33 @@ export function createIdempotentProducer(kafka: Kafka, { retries = 3 }: Producer
   });
 }
 
+/**
+ * A producer for batches that span partitions (the outbox relays'): no retry inside kafkajs, so a
+ * batch either reaches every partition or the send fails, and the caller re-sends it whole.
+ * kafkajs's own retry keeps each broker's answer across attempts: a partition whose leadership
+ * moved, during the send, to a broker that had already answered is never sent, and the send
+ * resolves all the same (kafkajs #1303; measured: 30 of 1,744 events lost while three brokers
+ * restarted in turn). Not idempotent, because kafkajs refuses an idempotent producer without
+ * retries; the broker's deduplication is not needed, as every event carries its publication
+ * number and consumers drop the copies a re-sent batch brings. One request in flight keeps a
+ * partition's batches in order.
+ */
+export function createBatchProducer(kafka: Kafka): Producer {
+  return kafka.producer({
+    idempotent: false,
+    maxInFlightRequests: 1,
+    allowAutoTopicCreation: false,
+    createPartitioner: Partitioners.DefaultPartitioner,
+    retry: { retries: 0 },
+  });
+}
+
 export interface TopicMessages {
   topic: string;
   messages: Message[];
 }
 
-/** One request for every topic's messages, acknowledged by all in-sync replicas. */
+/** One request for every topic's messages, acknowledged by all in-sync replicas (a createBatchProducer's). */
 export async function sendAll(producer: Producer, topicMessages: TopicMessages[]): Promise<RecordMetadata[]> {
   if (topicMessages.length === 0) return [];
   return producer.sendBatch({ topicMessages, acks: -1 });

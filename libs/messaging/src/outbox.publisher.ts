@@ -4,7 +4,7 @@ import {
   EVENT_HEADERS,
   PUBLICATION_NUMBER_HEADERS,
   TRACE_HEADERS,
-  createIdempotentProducer,
+  createBatchProducer,
   sendAll,
   type TopicMessages,
 } from '@petstore/kafka';
@@ -19,7 +19,7 @@ export const OUTBOX_HEADERS = PUBLICATION_NUMBER_HEADERS;
 /**
  * Sends claimed outbox rows to Kafka in one request acknowledged by all in-sync replicas, each
  * with its publication number in the headers and an OpenTelemetry "send" span. Owns the
- * idempotent producer: connected on first use, discarded after a failure.
+ * batch producer: connected on first use, discarded after a failure.
  */
 export class OutboxPublisher {
   private producer?: Producer;
@@ -86,7 +86,7 @@ export class OutboxPublisher {
   private async connectedProducer(): Promise<Producer> {
     if (this.producer) return this.producer;
     if (!this.open) throw new Error('The outbox relay is stopped');
-    const producer = createIdempotentProducer(this.kafka.kafka);
+    const producer = createBatchProducer(this.kafka.kafka);
     try {
       await producer.connect();
       if (!this.open) throw new Error('The outbox relay is stopped');
@@ -98,7 +98,7 @@ export class OutboxPublisher {
     return producer;
   }
 
-  /** After a failure the idempotent producer's sequence state is suspect: the next batch starts a fresh session. */
+  /** After a failure the producer's connections and metadata are suspect: the next batch starts afresh. */
   private async discardProducer(): Promise<void> {
     const producer = this.producer;
     this.producer = undefined;
