@@ -1,3 +1,4 @@
+import './offset-commit-fix.cjs';
 import './request-queue-fix.cjs';
 import { processLogger } from '@petstore/observability';
 import { Kafka, logLevel as LogLevel, type logCreator, type RetryOptions } from 'kafkajs';
