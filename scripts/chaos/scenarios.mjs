@@ -83,7 +83,7 @@ export const SCENARIOS = [
   })),
   {
     name: 'broker killed (-9) five times',
-    guarantees: 'outbox rows stay until Kafka acknowledged them (acks=all, idempotent producer); consumers restart and resume from committed offsets',
+    guarantees: 'outbox rows stay until Kafka acknowledged their whole batch (acks=all; a failed batch is re-sent, consumers drop the copies); consumers restart and resume from committed offsets',
     fault: (context) => killBroker(context, 5),
   },
   {
