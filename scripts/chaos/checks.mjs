@@ -23,11 +23,29 @@ export function chaosKafka(brokers) {
   });
 }
 
+/**
+ * `read` (admin reads of metadata and offsets, each with an admin of its own) again while a broker
+ * answers that a partition's leadership has just moved: kafkajs's admin does not retry that
+ * answer itself, and after a broker's restart the controller moves leaderships for a while.
+ */
+export async function whileLeadersMove(read, tries = 10) {
+  for (let attempt = 1; ; attempt += 1) {
+    try {
+      return await read();
+    } catch (error) {
+      if (!error?.retriable || attempt >= tries) throw error;
+      await sleep(500);
+    }
+  }
+}
+
 /** Every message of `topic` up to its end as it was when called (a fresh group, from the beginning). */
 export async function readTopic(kafka, topic, timeoutMs = 60_000) {
-  const admin = kafka.admin();
-  await admin.connect();
-  const ends = await admin.fetchTopicOffsets(topic).finally(() => admin.disconnect());
+  const ends = await whileLeadersMove(async () => {
+    const admin = kafka.admin();
+    await admin.connect();
+    return admin.fetchTopicOffsets(topic).finally(() => admin.disconnect());
+  });
   const remaining = new Map(ends.filter((p) => Number(p.high) > Number(p.low)).map((p) => [p.partition, Number(p.high)]));
   const messages = [];
   if (remaining.size === 0) return messages;
@@ -103,7 +121,11 @@ export async function republishedOn(kafka, topic) {
 }
 
 /** Sum of (end offset − committed offset) over every partition each group reads. */
-export async function consumerLag(kafka, namespace) {
+export function consumerLag(kafka, namespace) {
+  return whileLeadersMove(() => readConsumerLag(kafka, namespace));
+}
+
+async function readConsumerLag(kafka, namespace) {
   const admin = kafka.admin();
   await admin.connect();
   try {

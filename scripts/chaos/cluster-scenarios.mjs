@@ -4,6 +4,7 @@
 // load that is not 2xx (orders and reads, through HAProxy) counts against it.
 import { randomUUID } from 'node:crypto';
 import cluster from '../../tools/stack/cluster.cjs';
+import { whileLeadersMove } from './checks.mjs';
 import { sleep } from './processes.mjs';
 
 const { clusterKafkaAsync, waitForBalancer } = cluster;
@@ -12,7 +13,11 @@ const { clusterKafkaAsync, waitForBalancer } = cluster;
 const TOPICS = ['orders.order.v1', 'inventory.stock.v1', 'inventory.pet-status.v1', 'catalog.pet.v1'];
 
 /** The broker that leads the partitions holding the most messages of this run (the busiest ones). */
-async function busiestLeader(kafka, namespace) {
+function busiestLeader(kafka, namespace) {
+  return whileLeadersMove(() => readBusiestLeader(kafka, namespace));
+}
+
+async function readBusiestLeader(kafka, namespace) {
   const admin = kafka.admin();
   await admin.connect();
   try {
