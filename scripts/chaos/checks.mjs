@@ -28,12 +28,12 @@ export function chaosKafka(brokers) {
  * answers that a partition's leadership has just moved: kafkajs's admin does not retry that
  * answer itself, and after a broker's restart the controller moves leaderships for a while.
  */
-export async function whileLeadersMove(read, tries = 10) {
+export async function whileLeadersMove(read) {
   for (let attempt = 1; ; attempt += 1) {
     try {
       return await read();
     } catch (error) {
-      if (!error?.retriable || attempt >= tries) throw error;
+      if (!error?.retriable || attempt >= 10) throw error;
       await sleep(500);
     }
   }

@@ -70,6 +70,13 @@ async function rollingRestart({ stack, layout }) {
   return { note: `restarted ${names.join(', ')}` };
 }
 
+/** Starts `node` again and waits until every partition has its three replicas in sync, and 2 s more. */
+async function rejoin({ kafka, namespace, layout }, node) {
+  await clusterKafkaAsync('start-node', layout.kafka, node);
+  await fullyReplicated(kafka, namespace);
+  await sleep(2000);
+}
+
 async function killBusiestBroker({ kafka, namespace, layout, waitReady }, times) {
   const killed = [];
   for (let i = 0; i < times; i += 1) {
@@ -78,9 +85,7 @@ async function killBusiestBroker({ kafka, namespace, layout, waitReady }, times)
     await clusterKafkaAsync('kill-node', layout.kafka, node);
     // Down long enough for the controller to fence it (6 s session) and move its leaderships.
     await sleep(8000);
-    await clusterKafkaAsync('start-node', layout.kafka, node);
-    await fullyReplicated(kafka, namespace);
-    await sleep(2000);
+    await rejoin({ kafka, namespace, layout }, node);
   }
   await waitReady();
   return { note: `killed ${killed.join(', ')}` };
@@ -94,9 +99,7 @@ async function killBusiestBroker({ kafka, namespace, layout, waitReady }, times)
 async function restartBrokersInTurn({ kafka, namespace, layout, waitReady }, nodes = [1, 2, 3]) {
   for (const node of nodes) {
     await clusterKafkaAsync('stop-node', layout.kafka, node);
-    await clusterKafkaAsync('start-node', layout.kafka, node);
-    await fullyReplicated(kafka, namespace);
-    await sleep(2000);
+    await rejoin({ kafka, namespace, layout }, node);
   }
   await waitReady();
   return { note: `stopped and started node${nodes.length > 1 ? 's' : ''} ${nodes.join(', ')} in turn` };
