@@ -20,10 +20,22 @@ describe('readConfig', () => {
     [{ HTTP_PORT: '70000' }, 'HTTP_PORT'],
     [{ DATABASE_URL: 'mysql://x/y' }, 'DATABASE_URL'],
     [{ DATABASE_URL: 'postgres://host' }, 'DATABASE_URL'],
+    [{ DATABASE_URL: 'postgres://u@db:5432/orders?sslmode=require' }, 'DATABASE_URL'],
+    [{ DATABASE_URL: 'postgres://u@db:5432/orders?sslmode=verify-full&sslrootcert=/nonexistent/ca.pem' }, 'DATABASE_URL'],
+    [{ DATABASE_URL: 'postgres://u@db:5432/orders?sslrootcert=/etc/hostname' }, 'DATABASE_URL'],
     [{ NODE_ENV: 'staging' }, 'NODE_ENV'],
   ])('names the variable in the error for %p', (env, variable) => {
     expect(() => readConfig(shape, env)).toThrow(ConfigError);
     expect(() => readConfig(shape, env)).toThrow(new RegExp(`^Invalid configuration: ${variable} `));
+  });
+
+  it('takes TLS to PostgreSQL that verifies the server, with readable files', () => {
+    const verified = 'postgres://u@db:5432/orders?sslmode=verify-full&sslrootcert=/etc/hostname';
+    expect(readConfig(shape, { DATABASE_URL: verified }).url).toBe(verified);
+    expect(readConfig(shape, { DATABASE_URL: 'postgres://u@db:5432/orders?sslmode=disable' }).url).toContain('disable');
+    expect(() => readConfig(shape, { DATABASE_URL: 'postgres://u@db:5432/orders?sslmode=prefer' })).toThrow(
+      "DATABASE_URL sslmode must be disable or verify-full (got \"prefer\": it would not check the server's certificate)",
+    );
   });
 
   it('requires variables without a default', () => {

@@ -1,3 +1,5 @@
+import { accessSync, constants as fsConstants } from 'node:fs';
+
 /**
  * Environment configuration read once at start-up. Each field is a reader that
  * knows its variable's name, so a bad value is reported as one line naming it.
@@ -103,8 +105,34 @@ export function postgresUrl(name: string, fallback: string): Reader<string> {
     if (!['postgres:', 'postgresql:'].includes(url.protocol) || url.pathname.length < 2) {
       throw new ConfigError(name, 'must be a postgres:// URL that names a database');
     }
+    checkPostgresTls(name, url.searchParams);
     return text;
   };
+}
+
+/**
+ * TLS to PostgreSQL is asked for in the URL with libpq's names, which pg reads: `sslmode=verify-full`
+ * (and `sslrootcert`, `sslcert`, `sslkey` files). The other modes accept a server that cannot
+ * prove who it is, so they are refused rather than giving encryption without authentication.
+ */
+const POSTGRES_SSL_MODES = ['disable', 'verify-full'];
+const POSTGRES_SSL_FILES = ['sslrootcert', 'sslcert', 'sslkey'];
+
+function checkPostgresTls(name: string, params: URLSearchParams): void {
+  const mode = params.get('sslmode');
+  if (mode !== null && !POSTGRES_SSL_MODES.includes(mode)) {
+    throw new ConfigError(name, `sslmode must be ${POSTGRES_SSL_MODES.join(' or ')} (got "${mode}": it would not check the server's certificate)`);
+  }
+  for (const file of POSTGRES_SSL_FILES) {
+    const path = params.get(file);
+    if (path === null) continue;
+    if (mode !== 'verify-full') throw new ConfigError(name, `${file} goes with sslmode=verify-full`);
+    try {
+      accessSync(path, fsConstants.R_OK);
+    } catch {
+      throw new ConfigError(name, `${file} names a file that cannot be read (${path})`);
+    }
+  }
 }
 
 export type ConfigShape<T> = { [K in keyof T]: Reader<T[K]> };

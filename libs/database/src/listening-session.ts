@@ -1,5 +1,6 @@
 import { backoffDelay, sleep, type Backoff } from '@petstore/backoff';
 import { Client } from 'pg';
+import { pgClientSettings } from './database-options';
 
 export interface ListeningSessionOptions {
   /** The database's URL (`orm.config.getClientUrl()`). */
@@ -78,7 +79,7 @@ export class ListeningSession {
   private async run(): Promise<void> {
     const { url, applicationName, channel, lock, backoff = defaultBackoff } = this.options;
     for (let attempt = 1; !this.stopped; attempt++) {
-      const client = new Client({ connectionString: url, application_name: applicationName });
+      const client = new Client({ ...pgClientSettings(url), application_name: applicationName });
       const ended = new Promise<void>((resolve) => {
         client.once('end', resolve);
         client.on('error', () => resolve());

@@ -199,6 +199,19 @@ describe('the production values', () => {
     expect(configOf(objects, 'gateway').RATE_LIMIT_REDIS_URL).toBe('redis://redis-master.redis.svc:6379');
   });
 
+  it('connect to PostgreSQL over TLS that checks the server against the CA of postgresql.caSecret', () => {
+    const pods = [...ofKind(objects, 'Deployment'), ...ofKind(objects, 'Job')].map((owner) => owner.spec.template.spec);
+    const databasePods = pods.filter((pod) => pod.volumes.some((volume: { name: string }) => volume.name === 'database-password'));
+    expect(databasePods).toHaveLength(6); // three services and their three migrate Jobs
+    for (const pod of databasePods) {
+      expect(pod.volumes).toContainEqual(expect.objectContaining({ name: 'postgresql-ca', secret: expect.objectContaining({ secretName: 'postgresql-ca' }) }));
+      expect(pod.containers[0].volumeMounts).toContainEqual({ name: 'postgresql-ca', mountPath: '/var/run/secrets/postgresql-ca', readOnly: true });
+    }
+    for (const service of SERVICES) {
+      expect(new URL(configOf(objects, service).DATABASE_URL).search).toBe('?sslmode=verify-full&sslrootcert=/var/run/secrets/postgresql-ca/ca.crt');
+    }
+  });
+
   it('scrape every workload under its own job name and carry the alerts of deploy/observability unchanged', () => {
     const [monitor] = ofKind(objects, 'ServiceMonitor');
     expect(monitor.spec.jobLabel).toBe('app.kubernetes.io/component');
@@ -215,6 +228,7 @@ describe('values.schema.json and the chart\'s own checks', () => {
     ['an unknown transport', ['rpc.transport=http'], /transport/],
     ['a secret written into values', ['secrets.apiKeys=abc'], /apiKeys/],
     ['no existing secret', ['secrets.existingSecret='], /existingSecret/],
+    ['TLS to PostgreSQL that checks no certificate', ['postgresql.options=sslmode=require'], /options/],
     ['external Kafka without an address', ['kafka.external.bootstrapServers='], /allOf|bootstrapServers/],
     ['a root security context', ['podSecurityContext.runAsNonRoot=false'], /runAsNonRoot/],
     ['a writable root file system', ['securityContext.readOnlyRootFilesystem=false'], /readOnlyRootFilesystem/],

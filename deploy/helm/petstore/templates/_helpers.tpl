@@ -74,8 +74,35 @@ app.kubernetes.io/instance: {{ .Release.Name }}
 {{/* A service's DATABASE_URL: its own role, no password (that comes from DATABASE_PASSWORD_FILE). */}}
 {{- define "petstore.databaseUrl" -}}
 {{- $pg := .root.Values.postgresql -}}
+{{- $params := list -}}
+{{- if $pg.caSecret }}{{ $params = append $params (printf "sslmode=verify-full&sslrootcert=%s/ca.crt" (include "petstore.databaseCaDir" .root)) }}{{ end -}}
+{{- if $pg.options }}{{ $params = append $params $pg.options }}{{ end -}}
 {{- printf "postgres://%s@%s:%d/%s" .database $pg.host (int $pg.port) .database -}}
-{{- if $pg.options }}?{{ $pg.options }}{{ end -}}
+{{- if $params }}?{{ join "&" $params }}{{ end -}}
+{{- end -}}
+
+{{/* Where the CA that signed PostgreSQL's certificate is mounted (postgresql.caSecret). */}}
+{{- define "petstore.databaseCaDir" -}}/var/run/secrets/postgresql-ca{{- end -}}
+
+{{/* The volume of postgresql.caSecret, for a pod that connects to PostgreSQL. */}}
+{{- define "petstore.databaseCaVolume" -}}
+{{- if .Values.postgresql.caSecret }}
+- name: postgresql-ca
+  secret:
+    secretName: {{ .Values.postgresql.caSecret }}
+    defaultMode: 0444
+    items:
+      - key: ca.crt
+        path: ca.crt
+{{- end }}
+{{- end -}}
+
+{{- define "petstore.databaseCaMount" -}}
+{{- if .Values.postgresql.caSecret }}
+- name: postgresql-ca
+  mountPath: {{ include "petstore.databaseCaDir" . }}
+  readOnly: true
+{{- end }}
 {{- end -}}
 
 {{/* Where the database password of a service's role is mounted from the existing Secret. */}}
