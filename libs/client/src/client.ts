@@ -10,7 +10,8 @@ export type PetPatch = Schemas['PetPatch'];
 export type PetDetails = Schemas['PetDetails'];
 export type Category = Schemas['Category'];
 export type NewCategory = Schemas['NewCategory'];
-export type Order = Schemas['Order'];
+/** The seed marks no field of Order as required; the API always sends all but `shipDate` and `rejectionReason`. */
+export type Order = Schemas['Order'] & Required<Pick<Schemas['Order'], 'id' | 'petId' | 'quantity' | 'status' | 'complete'>>;
 export type NewOrder = Schemas['NewOrder'];
 export type OrderFulfilment = Schemas['OrderFulfilment'];
 export type InventoryItem = Schemas['InventoryItem'];

@@ -47,7 +47,8 @@ it('has the client typed from the document as served', async () => {
   try {
     writeFileSync(join(folder, 'openapi.json'), response.text);
     const cli = join(WORKSPACE, 'node_modules/openapi-typescript/bin/cli.js');
-    execFileSync(process.execPath, [cli, join(folder, 'openapi.json'), '--output', join(folder, 'api.ts')], { stdio: 'pipe' });
+    // A default is not a required field: NewPet's `status` may be left out.
+    execFileSync(process.execPath, [cli, join(folder, 'openapi.json'), '--default-non-nullable', 'false', '--output', join(folder, 'api.ts')], { stdio: 'pipe' });
     const generated = readFileSync(join(folder, 'api.ts'), 'utf8');
     if (process.env['UPDATE_OPENAPI_GOLDEN'] === '1') writeFileSync(CLIENT_TYPES, generated);
     expect(generated === readFileSync(CLIENT_TYPES, 'utf8')).toBe(true);

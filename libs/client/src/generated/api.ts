@@ -318,7 +318,7 @@ export interface components {
              * @default available
              * @enum {string}
              */
-            status: "available" | "pending" | "sold";
+            status?: "available" | "pending" | "sold";
         };
         /** @description Any non-empty subset of NewPet. `null` is not a value of any field. */
         PetPatch: {
