@@ -106,9 +106,10 @@ describe('@petstore/client against the stack', () => {
         (response) => response.status === 200 && response.body.length === 1,
       );
       await stopService('gateway', 'SIGKILL');
-      await startService('gateway');
     } finally {
+      // The gateway is ready only once its three services answer: inventory first.
       await startService('inventory');
+      await startService('gateway');
     }
     const order = await placement;
     const orders = (await api('GET', `/v1/store/orders?petId=${pet.id}`)).body as Order[];
