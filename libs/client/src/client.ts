@@ -292,6 +292,8 @@ export class PetstoreClient {
     const endsAt = Date.now() + deadlineMs;
     const deadline = AbortSignal.timeout(deadlineMs);
     const whole = signal ? AbortSignal.any([signal, deadline]) : deadline;
+    // Once an attempt may have been carried out, a later 503 or refused connection does not settle the outcome.
+    let outcomeUnknown = false;
     for (let failed = 1; ; failed += 1) {
       const thisAttempt = AbortSignal.any([whole, AbortSignal.timeout(attemptTimeoutMs + heldMs)]);
       let failure: PetstoreApiError | PetstoreConnectionError;
@@ -316,6 +318,8 @@ export class PetstoreClient {
         failure = new PetstoreConnectionError(`${operation}: ${why}`, { maybeSent, cause: error, idempotencyKey });
         retryable = !maybeSent || repeatable;
       }
+      outcomeUnknown ||= failure.outcomeUnknown;
+      failure.outcomeUnknown = outcomeUnknown;
       const delayMs = waitMs ?? retryDelay(failed, this.policy);
       const willRetry = retryable && !whole.aborted && Date.now() + delayMs < endsAt;
       this.onAttempt?.({

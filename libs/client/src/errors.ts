@@ -19,12 +19,14 @@ export class PetstoreApiError extends Error {
     this.code = body.code;
     this.body = body;
     this.idempotencyKey = idempotencyKey;
+    this.outcomeUnknown = body.status === 504;
   }
 
-  /** 504: the request may have been carried out. */
-  get outcomeUnknown(): boolean {
-    return this.status === 504;
-  }
+  /**
+   * The request may have been carried out: this answer is a 504, or an earlier attempt of the
+   * call was (or was cut after sending). Send it again (an order with `idempotencyKey`) to learn.
+   */
+  outcomeUnknown: boolean;
 }
 
 /** No answer came: the connection failed, was cut, or the attempt or the deadline ran out. */
@@ -38,11 +40,11 @@ export class PetstoreConnectionError extends Error {
     this.name = 'PetstoreConnectionError';
     this.maybeSent = maybeSent;
     this.idempotencyKey = idempotencyKey;
+    this.outcomeUnknown = maybeSent;
   }
 
-  get outcomeUnknown(): boolean {
-    return this.maybeSent;
-  }
+  /** As for PetstoreApiError: this attempt or an earlier one may have been carried out. */
+  outcomeUnknown: boolean;
 }
 
 /** The API's Error body when the answer carries one; otherwise one made from the status (a proxy's page, an empty body). */
