@@ -15,7 +15,8 @@ export const DEFAULT_RETRY_POLICY: RetryPolicy = { initialMs: 100, maxMs: 2_000,
 /**
  * Delay after the given failed attempt (1-based): exponential and capped, with "equal jitter"
  * (half the bound, plus a random share of the other half), so that clients cut off together do
- * not come back together, and no delay is zero.
+ * not come back together, and no delay is zero. (libs/backoff doubles the same way for the
+ * services, without jitter; a published package imports nothing of the workspace.)
  */
 export function retryDelay(failedAttempt: number, { initialMs, maxMs }: Pick<RetryPolicy, 'initialMs' | 'maxMs'>, random: () => number = Math.random): number {
   const bound = Math.min(maxMs, initialMs * 2 ** Math.max(0, failedAttempt - 1));
