@@ -143,33 +143,32 @@ export class PetstoreClient {
   // Pets
 
   listPets(query: ListPetsQuery = {}, options: CallOptions = {}): AsyncIterableIterator<Pet> {
-    if (query.categoryId !== undefined) exactId('categoryId', query.categoryId);
     return this.list<Pet>('listPets', '/v1/pets', query, options);
   }
 
-  createPet(pet: NewPet, { signal }: CallOptions = {}): Promise<Pet> {
+  async createPet(pet: NewPet, { signal }: CallOptions = {}): Promise<Pet> {
     exactIds(pet, ['categoryId']);
     return this.call({ operation: 'createPet', repeatable: false, signal }, (attempt) => this.http.POST('/v1/pets', { body: pet, signal: attempt }));
   }
 
   /** @deprecated The API sunsets it (API.md §5): `getPetDetails` is its successor. */
-  getPet(petId: number, { signal }: CallOptions = {}): Promise<Pet> {
+  async getPet(petId: number, { signal }: CallOptions = {}): Promise<Pet> {
     const path = { petId: exactId('petId', petId) };
     return this.call({ operation: 'getPet', repeatable: true, signal }, (attempt) => this.http.GET('/v1/pets/{petId}', { params: { path }, signal: attempt }));
   }
 
-  getPetDetails(petId: number, { signal }: CallOptions = {}): Promise<PetDetails> {
+  async getPetDetails(petId: number, { signal }: CallOptions = {}): Promise<PetDetails> {
     const path = { petId: exactId('petId', petId) };
     return this.call({ operation: 'getPetDetails', repeatable: true, signal }, (attempt) => this.http.GET('/v2/pets/{petId}', { params: { path }, signal: attempt }));
   }
 
-  replacePet(petId: number, pet: NewPet, { signal }: CallOptions = {}): Promise<Pet> {
+  async replacePet(petId: number, pet: NewPet, { signal }: CallOptions = {}): Promise<Pet> {
     const path = { petId: exactId('petId', petId) };
     exactIds(pet, ['categoryId']);
     return this.call({ operation: 'replacePet', repeatable: true, signal }, (attempt) => this.http.PUT('/v1/pets/{petId}', { params: { path }, body: pet, signal: attempt }));
   }
 
-  updatePet(petId: number, patch: PetPatch, { signal }: CallOptions = {}): Promise<Pet> {
+  async updatePet(petId: number, patch: PetPatch, { signal }: CallOptions = {}): Promise<Pet> {
     const path = { petId: exactId('petId', petId) };
     exactIds(patch, ['categoryId']);
     // A merge patch sets fields to values: sending it twice changes nothing more.
@@ -187,16 +186,16 @@ export class PetstoreClient {
     return this.list<Category>('listCategories', '/v1/categories', query, options);
   }
 
-  createCategory(category: NewCategory, { signal }: CallOptions = {}): Promise<Category> {
+  async createCategory(category: NewCategory, { signal }: CallOptions = {}): Promise<Category> {
     return this.call({ operation: 'createCategory', repeatable: false, signal }, (attempt) => this.http.POST('/v1/categories', { body: category, signal: attempt }));
   }
 
-  getCategory(categoryId: number, { signal }: CallOptions = {}): Promise<Category> {
+  async getCategory(categoryId: number, { signal }: CallOptions = {}): Promise<Category> {
     const path = { categoryId: exactId('categoryId', categoryId) };
     return this.call({ operation: 'getCategory', repeatable: true, signal }, (attempt) => this.http.GET('/v1/categories/{categoryId}', { params: { path }, signal: attempt }));
   }
 
-  replaceCategory(categoryId: number, category: NewCategory, { signal }: CallOptions = {}): Promise<Category> {
+  async replaceCategory(categoryId: number, category: NewCategory, { signal }: CallOptions = {}): Promise<Category> {
     const path = { categoryId: exactId('categoryId', categoryId) };
     return this.call({ operation: 'replaceCategory', repeatable: true, signal }, (attempt) =>
       this.http.PUT('/v1/categories/{categoryId}', { params: { path }, body: category, signal: attempt }),
@@ -215,7 +214,7 @@ export class PetstoreClient {
    * Idempotency-Key, and the API answers a repeat with the first answer. With `wait`, the order
    * comes back decided when the decision came within the wait.
    */
-  placeOrder(order: NewOrder, { idempotencyKey = globalThis.crypto.randomUUID(), wait, signal }: PlaceOrderOptions = {}): Promise<Order> {
+  async placeOrder(order: NewOrder, { idempotencyKey = globalThis.crypto.randomUUID(), wait, signal }: PlaceOrderOptions = {}): Promise<Order> {
     exactIds(order, ['petId']);
     const header = { 'Idempotency-Key': idempotencyKey, Prefer: preferWait(wait) };
     return this.call({ operation: 'placeOrder', repeatable: true, idempotencyKey, signal, heldMs: (wait ?? 0) * 1000 }, (attempt) =>
@@ -224,11 +223,10 @@ export class PetstoreClient {
   }
 
   listOrders(query: ListOrdersQuery = {}, options: CallOptions = {}): AsyncIterableIterator<Order> {
-    if (query.petId !== undefined) exactId('petId', query.petId);
     return this.list<Order>('listOrders', '/v1/store/orders', query, options);
   }
 
-  getOrder(orderId: number, { wait, signal }: GetOrderOptions = {}): Promise<Order> {
+  async getOrder(orderId: number, { wait, signal }: GetOrderOptions = {}): Promise<Order> {
     const path = { orderId: exactId('orderId', orderId) };
     const header = { Prefer: preferWait(wait) };
     return this.call({ operation: 'getOrder', repeatable: true, signal, heldMs: (wait ?? 0) * 1000 }, (attempt) =>
@@ -237,7 +235,7 @@ export class PetstoreClient {
   }
 
   /** Not repeated after a cut: a second attempt would find the order delivered (409). */
-  fulfilOrder(orderId: number, fulfilment: OrderFulfilment = { complete: true }, { signal }: CallOptions = {}): Promise<Order> {
+  async fulfilOrder(orderId: number, fulfilment: OrderFulfilment = { complete: true }, { signal }: CallOptions = {}): Promise<Order> {
     const path = { orderId: exactId('orderId', orderId) };
     return this.call({ operation: 'fulfilOrder', repeatable: false, signal }, (attempt) =>
       this.http.PATCH('/v1/store/orders/{orderId}', { params: { path }, body: fulfilment, signal: attempt }),
@@ -245,7 +243,7 @@ export class PetstoreClient {
   }
 
   /** Not repeated after a cut: a second attempt would find the order cancelled (409). */
-  cancelOrder(orderId: number, { signal }: CallOptions = {}): Promise<Order> {
+  async cancelOrder(orderId: number, { signal }: CallOptions = {}): Promise<Order> {
     const path = { orderId: exactId('orderId', orderId) };
     return this.call({ operation: 'cancelOrder', repeatable: false, signal }, (attempt) => this.http.POST('/v1/store/orders/{orderId}/cancel', { params: { path }, signal: attempt }));
   }
@@ -256,18 +254,19 @@ export class PetstoreClient {
     return this.list<InventoryItem>('listInventory', '/v1/store/inventory', query, options);
   }
 
-  getInventoryItem(petId: number, { signal }: CallOptions = {}): Promise<InventoryItem> {
+  async getInventoryItem(petId: number, { signal }: CallOptions = {}): Promise<InventoryItem> {
     const path = { petId: exactId('petId', petId) };
     return this.call({ operation: 'getInventoryItem', repeatable: true, signal }, (attempt) => this.http.GET('/v1/store/inventory/{petId}', { params: { path }, signal: attempt }));
   }
 
-  setStock(petId: number, update: InventoryUpdate, { signal }: CallOptions = {}): Promise<InventoryItem> {
+  async setStock(petId: number, update: InventoryUpdate, { signal }: CallOptions = {}): Promise<InventoryItem> {
     const path = { petId: exactId('petId', petId) };
     return this.call({ operation: 'setStock', repeatable: true, signal }, (attempt) => this.http.PUT('/v1/store/inventory/{petId}', { params: { path }, body: update, signal: attempt }));
   }
 
   /** Every item of a list, page after page as `Link: rel="next"` leads, fetched as the caller reads. */
   private async *list<T>(operation: string, path: string, query: object, { signal }: CallOptions): AsyncIterableIterator<T> {
+    exactIds(query as { petId?: number; categoryId?: number }, ['petId', 'categoryId']);
     let next: { baseUrl?: string; path: string; query: object } | undefined = { path, query };
     while (next !== undefined) {
       const page: typeof next = next;
