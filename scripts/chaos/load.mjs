@@ -140,7 +140,7 @@ export class OrderLoad {
       this.accepted.set(order.id, { petId: body.petId, quantity: body.quantity });
       this.unknown.delete(key);
     } catch (error) {
-      if (error.outcomeUnknown || error.code === 'IDEMPOTENCY_KEY_IN_USE') {
+      if (error.outcomeUnknown) {
         this.unknown.set(key, body); // maybe carried out (or still running): ask again with the same key
       } else if (!this.unknown.has(key) && (error.maybeSent === false || error.status === 503 || error.status === 429)) {
         this.refused += 1; // not carried out: a client would offer it again as a new order, if at all

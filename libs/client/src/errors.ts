@@ -19,12 +19,13 @@ export class PetstoreApiError extends Error {
     this.code = body.code;
     this.body = body;
     this.idempotencyKey = idempotencyKey;
-    this.outcomeUnknown = body.status === 504;
+    this.outcomeUnknown = body.status === 504 || body.code === 'IDEMPOTENCY_KEY_IN_USE';
   }
 
   /**
-   * The request may have been carried out: this answer is a 504, or an earlier attempt of the
-   * call was (or was cut after sending). Send it again (an order with `idempotencyKey`) to learn.
+   * The request may have been carried out: this answer is a 504 or `IDEMPOTENCY_KEY_IN_USE` (a
+   * request with the key still runs), or an earlier attempt of the call may have been (a 504, a
+   * connection cut after sending). Send it again (an order with `idempotencyKey`) to learn.
    */
   outcomeUnknown: boolean;
 }
