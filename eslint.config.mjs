@@ -16,6 +16,8 @@ export default [
           depConstraints: [
             { sourceTag: 'type:app', onlyDependOnLibsWithTags: ['type:lib'] },
             { sourceTag: 'type:lib', onlyDependOnLibsWithTags: ['type:lib'] },
+            // Published to npm on its own (@petstore/client): it may import no other project of the workspace.
+            { sourceTag: 'distribution:npm', onlyDependOnLibsWithTags: ['distribution:npm'] },
             // The end-to-end suites and the checks run the stack and its tools (tools/stack), which no app may.
             { sourceTag: 'type:e2e', onlyDependOnLibsWithTags: ['type:lib', 'type:tool'] },
             { sourceTag: 'type:tool', onlyDependOnLibsWithTags: ['type:lib', 'type:tool'] },

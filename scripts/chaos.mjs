@@ -257,6 +257,9 @@ async function settle({ scenario, load, api, kafka, namespace, recoveredAt, pois
   const lost = [...load.accepted.keys()].filter((id) => !byId.has(id)).length;
   const stuck = orders.filter((order) => order.status === 'placed').length;
   if (lost > 0) failures.push(`${lost} accepted order(s) do not exist`);
+  // Each placement kept one Idempotency-Key across its retries: any other order was placed twice.
+  const unanswered = load.unanswered(orders);
+  if (unanswered > 0) failures.push(`${unanswered} order(s) that no placement returned (placed twice, or its outcome never learnt)`);
   if (stuck > 0) failures.push(`${stuck} order(s) still placed ${SETTLE_SECONDS} s after recovery`);
 
   // Stock per pet + approved units = stocked.

@@ -6,4 +6,6 @@ module.exports = {
   globalSetup: '<rootDir>/src/support/global-setup.ts',
   globalTeardown: '<rootDir>/src/support/global-teardown.ts',
   testTimeout: 30_000,
+  // @petstore/client's sources import each other as `./x.js`, as its built ES modules must.
+  moduleNameMapper: { '^(\\.{1,2}/.*)\\.js$': '$1' },
 };

@@ -1,13 +1,29 @@
-// Continuous order load through the gateway, as a careful client sends it: every order carries an
-// Idempotency-Key, and one whose outcome is unknown (504, a connection cut after sending) is sent
-// again with the same key until the answer is definite. So "accepted" is exact: an order counts
-// once it has been answered 201, and a 503 (not carried out) is a refusal.
+// Continuous order load through the gateway, placed with @petstore/client as a shop places them:
+// every order carries an Idempotency-Key the client keeps across its retries (503, refused
+// connections, 504, connections cut after sending, 409 while the first attempt still runs), so
+// "accepted" is exact: an order counts once the client returned it. A placement the client gave
+// up on while its outcome was unknown is placed again with the same key until it is definite.
+import { spawnSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { sleep } from './processes.mjs';
 
 const REQUEST_TIMEOUT_MS = 10_000;
-/** Connection errors that mean the request never reached a server, so it was not carried out. */
-const NOT_SENT = new Set(['ECONNREFUSED', 'EHOSTUNREACH', 'ENETUNREACH']);
+const ROOT = path.join(path.dirname(fileURLToPath(import.meta.url)), '../..');
+
+/** The client as its package is built (Nx rebuilds it only when its sources changed). */
+function builtClient() {
+  const result = spawnSync('npx', ['nx', 'build', 'client', '--outputStyle=static'], {
+    cwd: ROOT,
+    stdio: 'inherit',
+    env: { ...process.env, NX_DAEMON: 'false', NX_NO_CLOUD: 'true', NX_TUI: 'false' },
+  });
+  if (result.status !== 0) throw new Error('The build of @petstore/client failed (see the messages above)');
+  return import(path.join(ROOT, 'dist/libs/client/esm/index.js'));
+}
+
+const { createPetstoreClient, PetstoreApiError } = await builtClient();
 
 export class Api {
   constructor(baseUrl, apiKey) {
@@ -67,11 +83,17 @@ export class OrderLoad {
     this.readStatuses = {}; // the reads' answers by status
     this.offered = 0;
     this.accepted = new Map(); // order id → { petId, quantity }
-    this.refused = 0; // 503, or never sent
-    this.statuses = {}; // every answer by status, transport failures as "no answer"
+    this.refused = 0; // the client gave up, and nothing was placed (503 or never sent to the end)
+    this.statuses = {}; // every attempt's answer by status, transport failures as "no answer"
     this.samples = {}; // the first answer of each status that was not 2xx: its code, or why nothing came
     this.unknown = new Map(); // idempotency key → body, outcome not known yet
     this.inFlight = new Set();
+    this.client = createPetstoreClient({
+      baseUrl: api.baseUrl,
+      apiKey: api.apiKey,
+      retry: { attemptTimeoutMs: REQUEST_TIMEOUT_MS, deadlineMs: 20_000 },
+      onAttempt: (attempt) => attempt.operation === 'placeOrder' && this.count(this.statuses, attempt.status === undefined ? { status: 0, error: attempt.code } : { status: attempt.status, body: attempt.code && { code: attempt.code } }),
+    });
   }
 
   start() {
@@ -94,7 +116,7 @@ export class OrderLoad {
   count(statuses, answer) {
     const label = answer.status === 0 ? 'no answer' : String(answer.status);
     statuses[label] = (statuses[label] ?? 0) + 1;
-    if (!/^2/.test(label)) this.samples[label] ??= answer.body?.code ? `${answer.body.code}: ${answer.body.message}` : (answer.error ?? JSON.stringify(answer.body));
+    if (!/^2/.test(label)) this.samples[label] ??= answer.body?.code ? `${answer.body.code}${answer.body.message ? `: ${answer.body.message}` : ''}` : (answer.error ?? JSON.stringify(answer.body));
     return label;
   }
 
@@ -108,22 +130,25 @@ export class OrderLoad {
 
   offer(body) {
     this.offered += 1;
-    const task = this.send(randomUUID(), body, true).finally(() => this.inFlight.delete(task));
+    const task = this.place(randomUUID(), body).finally(() => this.inFlight.delete(task));
     this.inFlight.add(task);
   }
 
-  async send(key, body, firstAttempt) {
-    const answer = await this.api.call('POST', '/v1/store/orders', body, { 'idempotency-key': key });
-    const label = this.count(this.statuses, answer);
-    if (answer.status === 201) {
-      this.accepted.set(answer.body.id, { petId: body.petId, quantity: body.quantity });
+  async place(key, body) {
+    try {
+      const order = await this.client.placeOrder(body, { idempotencyKey: key });
+      this.accepted.set(order.id, { petId: body.petId, quantity: body.quantity });
       this.unknown.delete(key);
-    } else if (firstAttempt && (answer.status === 503 || NOT_SENT.has(answer.error))) {
-      this.refused += 1; // not carried out: a client would retry it as a new order, if at all
-    } else if (answer.status === 0 || answer.status === 503 || answer.status === 504 || answer.status === 409) {
-      this.unknown.set(key, body); // maybe carried out (or still running): ask again with the same key
-    } else {
-      this.unknown.delete(key); // a definite refusal (4xx) or a bug (500), counted in statuses
+    } catch (error) {
+      if (error.outcomeUnknown) {
+        this.unknown.set(key, body); // maybe carried out (or still running): ask again with the same key
+      } else if (!this.unknown.has(key) && (error.maybeSent === false || error.status === 503 || error.status === 429)) {
+        this.refused += 1; // not carried out: a client would offer it again as a new order, if at all
+      } else if (error instanceof PetstoreApiError) {
+        this.unknown.delete(key); // a definite refusal (4xx) or a bug (500), counted in statuses
+      } else {
+        this.unknown.set(key, body);
+      }
     }
   }
 
@@ -135,10 +160,15 @@ export class OrderLoad {
   /** Sends every order whose outcome is unknown again with its key, until each is definite (bounded). */
   async resolveUnknown(deadlineMs) {
     while (this.unknown.size > 0 && Date.now() < deadlineMs) {
-      await Promise.all([...this.unknown].map(([key, body]) => this.send(key, body, false)));
+      await Promise.all([...this.unknown].map(([key, body]) => this.place(key, body)));
       if (this.unknown.size > 0) await sleep(500);
     }
     return this.unknown.size;
+  }
+
+  /** Orders of the load's pets that no placement returned: an order placed twice, or one its client never learnt of. */
+  unanswered(orders) {
+    return orders.filter((order) => !this.accepted.has(order.id)).length;
   }
 
   /** 5xx answers other than 503/504 (a bug: a fault must never show as one). */

@@ -1,4 +1,5 @@
 import { api, eventually } from '../support/stack';
+import { petstore } from '../support/client';
 import { allPages, createCategory, createPet, detailFields, expectError, uniqueName, type ApiResponse } from '../support/fixtures';
 
 const DEPRECATION = '@1793491200';
@@ -300,6 +301,11 @@ describe('GET /v1/pets', () => {
 
     const filtered = await allPages(`/v1/pets?categoryId=${category.id}&status=available&limit=1`);
     expect(filtered.map((page) => page.body)).toEqual([0, 1, 3, 4].map((i) => [pets[i]]));
+
+    // @petstore/client follows the same links, one page at a time, keeping the filters.
+    const listed: unknown[] = [];
+    for await (const pet of petstore().listPets({ categoryId: category.id, status: ['available'], limit: 1 })) listed.push(pet);
+    expect(listed).toEqual([0, 1, 3, 4].map((i) => pets[i]));
 
     // `after` is an id cursor: 0 is the start, the last id seen continues.
     expect((await petsOf(category.id, '&after=0')).body).toEqual(pets);

@@ -1,4 +1,5 @@
 import { closeSync, openSync, readFileSync, writeFileSync } from 'node:fs';
+import { freePort } from '@petstore/testing';
 import { STACK_LOG_FILE, STACK_STATE_FILE, type StackState } from './stack-state';
 
 const launcher = require('@petstore/stack');
@@ -19,11 +20,19 @@ function responseViolations(headers: Headers): unknown[] {
  */
 export async function fetchOnce(url: string | URL | Request, init?: RequestInit): Promise<Response> {
   try {
-    return await fetch(url, init);
+    // A Request's body can be read once: the first try sends a copy, so that the second can send it.
+    return await fetch(url instanceof Request ? url.clone() : url, init);
   } catch (error) {
     if ((error as { cause?: { code?: string } }).cause?.code !== 'UND_ERR_SOCKET') throw error;
     return fetch(url, init);
   }
+}
+
+/** Throws when Prism found that the response breaks the OpenAPI document. */
+export function judged(response: Response, request: string): Response {
+  const violations = responseViolations(response.headers);
+  if (violations.length > 0) throw new Error(`${request}: the response breaks the OpenAPI document: ${JSON.stringify(violations)}`);
+  return response;
 }
 
 /** Prism judges a body that is not JSON itself instead of forwarding it, and stops at a path that does not decode. */
@@ -60,8 +69,7 @@ export async function api(
     body: options.rawBody ?? (options.body === undefined ? undefined : JSON.stringify(options.body)),
   });
   const text = await response.text();
-  const violations = responseViolations(response.headers);
-  if (violations.length > 0) throw new Error(`${method} ${path}: the response breaks the OpenAPI document: ${JSON.stringify(violations)}`);
+  judged(response, `${method} ${path}`);
   let body: unknown = undefined;
   try {
     body = text ? JSON.parse(text) : undefined;
@@ -83,12 +91,12 @@ export async function eventually<T>(probe: () => Promise<T>, accept: (value: T) 
   return last;
 }
 
-/** Stops one service of the stack (SIGTERM, as an orchestrator would). */
-export async function stopService(name: string): Promise<void> {
+/** Stops one service of the stack (SIGTERM, as an orchestrator would; SIGKILL, as a crash does). */
+export async function stopService(name: string, signal: 'SIGTERM' | 'SIGKILL' = 'SIGTERM'): Promise<void> {
   const state = stackState();
   const pid = state.pids[name];
   try {
-    process.kill(pid, 'SIGTERM');
+    process.kill(pid, signal);
   } catch {
     return;
   }
@@ -115,6 +123,22 @@ export async function startService(name: string): Promise<void> {
   await launcher.waitUntilReady(state.urls[name], child);
   state.pids[name] = child.pid;
   writeFileSync(STACK_STATE_FILE, JSON.stringify(state, null, 2));
+}
+
+/**
+ * One more gateway of the stack, with `env` over the stack's gateway environment (its own ports
+ * always), for a setting the shared gateway must not have (a tiny rate limit).
+ */
+export async function startExtraGateway(env: Record<string, string>): Promise<{ url: string; stop: () => Promise<void> }> {
+  const state = stackState();
+  const [httpPort, metricsPort] = [await freePort(), await freePort()];
+  const outputFd = openSync(STACK_LOG_FILE, 'a');
+  const child = launcher.startProcess('gateway', { ...state.envs['gateway'], ...env, HTTP_PORT: String(httpPort), METRICS_PORT: String(metricsPort) }, { extraEnv: state.extraEnv, outputFd });
+  closeSync(outputFd);
+  const url = `http://127.0.0.1:${httpPort}`;
+  await launcher.waitUntilReady(url, child);
+  const exited = new Promise((resolve) => child.once('exit', resolve));
+  return { url, stop: async () => void (child.kill('SIGTERM'), await exited) };
 }
 
 /** Stops or starts the run's own Kafka broker (for fault tests). */

@@ -1,5 +1,7 @@
 import { createHash } from 'node:crypto';
+import type { Attempt } from '@petstore/client';
 import { api, eventually } from '../support/stack';
+import { petstore } from '../support/client';
 import { bearer, createPet, expectError, HASHED_KEY, READER_KEY, uniqueName } from '../support/fixtures';
 
 // The e2e stack runs with RATE_LIMIT_PER_SECOND=0 (rate limiting off, and with it the
@@ -62,6 +64,24 @@ describe('scopes', () => {
       'FORBIDDEN',
     );
     expectError(await api('PATCH', `/v1/pets/${pet.id}`, { body: {}, headers: reader }), 403, 'FORBIDDEN');
+  });
+
+  it('refuses through the client an order placed with a key that may not write orders: a typed 403 at once, no retry, no order', async () => {
+    const pet = await createPet();
+    for (const [apiKey, status, code] of [
+      [READER_KEY, 403, 'FORBIDDEN'],
+      [HASHED_KEY, 403, 'FORBIDDEN'],
+      ['no-such-key-0123456789', 401, 'UNAUTHORIZED'],
+    ] as const) {
+      const attempts: Attempt[] = [];
+      const store = petstore({ apiKey, onAttempt: (attempt) => attempts.push(attempt) });
+      await expect(store.placeOrder({ petId: pet.id, quantity: 1 })).rejects.toMatchObject({ name: 'PetstoreApiError', status, code, outcomeUnknown: false });
+      expect(attempts).toEqual([{ operation: 'placeOrder', status, code, willRetry: false }]);
+    }
+    // The orders:read key reads what the others could not place: nothing.
+    const reads: unknown[] = [];
+    for await (const order of petstore({ apiKey: HASHED_KEY }).listOrders({ petId: pet.id })) reads.push(order);
+    expect(reads).toEqual([]);
   });
 
   it('accepts a key configured by its SHA-256 only, within its scope orders:read', async () => {

@@ -32,13 +32,26 @@ export const NO_NUL = '^[^\\u0000]*$';
 /** Not blank: at least one character that is not white space; and no U+0000. */
 export const NOT_BLANK = '^[^\\u0000]*[^\\s\\u0000][^\\u0000]*$';
 
-/** Ids in bodies and queries: positive int64 JSON numbers (`format: int64` is checked by the validator). */
-export const Id = { type: 'integer', format: 'int64', minimum: 1 } as const satisfies Schema;
+/**
+ * Ids that name something in a query or a path: any positive int64 (`format: int64` is checked
+ * by the validator); one of 2^53 or more names nothing, since no service issues it.
+ */
+export const LookupId = { type: 'integer', format: 'int64', minimum: 1 } as const satisfies Schema;
+
+/**
+ * Ids in bodies and responses: below 2^53, so that every JSON parser reads them exactly. A larger
+ * one in a body is refused (400 naming the field) rather than rounded to an id never sent.
+ */
+export const Id = {
+  ...LookupId,
+  maximum: Number.MAX_SAFE_INTEGER,
+  description: 'A positive integer below 2^53 (at most 9007199254740991): ids are issued below it, so every JSON parser reads them exactly.',
+} as const satisfies Schema;
 
 /** The path parameters of a route (`/v1/pets/:petId`): ids, checked as decimal text so that all of int64 is exact. */
 export function pathParameters(url: string): Schema {
   const names = [...url.matchAll(/:(\w+)/g)].map((match) => match[1]);
-  const property = (name: string) => ({ ...Id, description: `The id of the ${name.replace(/Id$/, '')}: a positive 64-bit integer in decimal, without sign or leading zeros.` });
+  const property = (name: string) => ({ ...LookupId, description: `The id of the ${name.replace(/Id$/, '')}: a positive 64-bit integer in decimal, without sign or leading zeros.` });
   return object(Object.fromEntries(names.map((name) => [name, property(name)])), names);
 }
 

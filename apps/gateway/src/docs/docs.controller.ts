@@ -17,6 +17,8 @@ const PAGE = `<!doctype html>
   <link rel="icon" type="image/png" href="/docs/favicon-32x32.png" sizes="32x32">
 </head>
 <body>
+  <p style="font-family: sans-serif; margin: 1em 2em">A TypeScript client that keeps this API's promises (idempotent orders, safe retries, paging):
+    <a href="https://www.npmjs.com/package/@petstore/client">@petstore/client</a> (<code>npm install @petstore/client</code>).</p>
   <div id="swagger-ui"></div>
   <script src="/docs/swagger-ui-bundle.js"></script>
   <script src="/docs/swagger-initializer.js"></script>

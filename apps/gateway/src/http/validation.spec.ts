@@ -1,4 +1,4 @@
-import { After, Id, Limit } from '../common/schemas';
+import { After, Id, Limit, LookupId } from '../common/schemas';
 import { RequestValidator } from '../testing/request-validator';
 import { coerceQuery, isPathId } from './validation';
 
@@ -20,7 +20,7 @@ describe('coerceQuery', () => {
     type: 'object',
     properties: {
       status: { type: 'array', items: { type: 'string' } },
-      categoryId: Id,
+      categoryId: LookupId,
       complete: { type: 'boolean' },
       limit: Limit,
       after: After,
@@ -60,7 +60,7 @@ describe('coerceQuery', () => {
 });
 
 describe('RequestValidator', () => {
-  const query = { type: 'object', properties: { limit: Limit, after: After, categoryId: Id }, additionalProperties: false };
+  const query = { type: 'object', properties: { limit: Limit, after: After, categoryId: LookupId }, additionalProperties: false };
   const body = { type: 'object', required: ['petId'], properties: { petId: Id }, additionalProperties: false };
 
   it('checks path ids, query and body together and reports every problem', () => {
@@ -82,19 +82,26 @@ describe('RequestValidator', () => {
     expect(request.query).toEqual({ categoryId: 3, limit: 20, after: 0 });
   });
 
-  it('forwards valid ids beyond 2^53, which no service issues, as 2^53', () => {
+  it('forwards query ids beyond 2^53, which no service issues, as 2^53', () => {
     const validator = new RequestValidator([], query, body);
-    const request = { params: {}, query: { categoryId: '9007199254740993', after: '9223372036854775807' } as unknown, body: { petId: 2 ** 60 } };
+    const request = { params: {}, query: { categoryId: '9007199254740993', after: '9223372036854775807' } as unknown, body: { petId: 2 ** 53 - 1 } };
     expect(validator.validate(request)).toEqual([]);
     expect(request.query).toMatchObject({ categoryId: 2 ** 53, after: 2 ** 53 });
-    expect(request.body).toEqual({ petId: 2 ** 53 });
+    expect(request.body).toEqual({ petId: 2 ** 53 - 1 });
+  });
+
+  // JSON.parse rounds 9007199254740993 to 2^53 and 9223372036854775806 to 2^63: every id a body
+  // carries from 2^53 on arrives as 2^53 or more, and none is ever taken as another id.
+  it.each([2 ** 53, 2 ** 60, 2 ** 63])('refuses a body id of %d, naming the field', (petId) => {
+    const validator = new RequestValidator([], query, body);
+    expect(validator.validate({ params: {}, query: {}, body: { petId } })).toEqual([{ field: 'petId', message: 'must be at most 9007199254740991' }]);
   });
 
   it('refuses ids beyond int64', () => {
     const validator = new RequestValidator([], query, body);
     expect(validator.validate({ params: {}, query: { categoryId: '99999999999999999999' }, body: { petId: 1e19 } })).toEqual([
       { field: 'categoryId', message: 'must be a 64-bit integer' },
-      { field: 'petId', message: 'must be a 64-bit integer' },
+      { field: 'petId', message: 'must be at most 9007199254740991' },
     ]);
   });
 

@@ -103,9 +103,10 @@ function fieldErrors(errors: readonly ErrorObject[], where: Where): FieldError[]
 }
 
 /**
- * Ids issued by the services stay below 2^53, so a larger (valid int64) id can match nothing.
- * It is forwarded as 2^53: exact, still nothing, and within every database integer type. Every
- * other number of a valid request has a lower maximum, so whatever is larger is an id.
+ * Ids issued by the services stay below 2^53, so a larger (valid int64) id in a query can match
+ * nothing. It is forwarded as 2^53: exact, still nothing, and within every database integer type.
+ * A body refuses ids from 2^53 on (`maximum`), and every other number of a valid request has a
+ * lower maximum, so whatever is larger is a query id.
  */
 const UNISSUED_ID = 2 ** 53;
 

@@ -1,5 +1,5 @@
 import { ORDER_QUANTITY, ORDER_STATUSES, REJECTION_REASONS } from '@petstore/contracts';
-import { Id, input, named, object, page, pageQuery, ref, repeatable } from '../common/schemas';
+import { Id, input, LookupId, named, object, page, pageQuery, ref, repeatable } from '../common/schemas';
 
 export const OrderStatusSchema = named('OrderStatus', { type: 'string', enum: [...ORDER_STATUSES], description: 'Where the order stands in its saga.' });
 
@@ -45,7 +45,7 @@ export const OrderSchema = named(
 export const OrdersSchema = page('Orders', OrderSchema);
 
 export const ListOrdersQuery = pageQuery({
-  petId: { ...Id, description: 'Only the orders of this pet.' },
+  petId: { ...LookupId, description: 'Only the orders of this pet.' },
   status: repeatable(ref(OrderStatusSchema), 'Repeatable: orders with any of these statuses.'),
   complete: { type: 'boolean', description: '`true`: only delivered orders; `false`: only the others.' },
 });

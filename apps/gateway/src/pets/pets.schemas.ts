@@ -1,6 +1,6 @@
 import { PET_STATUSES } from '@petstore/contracts';
 import { CategorySchema } from '../categories/categories.schemas';
-import { Id, input, named, NO_NUL, NOT_BLANK, object, page, pageQuery, ref, repeatable } from '../common/schemas';
+import { Id, input, LookupId, named, NO_NUL, NOT_BLANK, object, page, pageQuery, ref, repeatable } from '../common/schemas';
 
 export const PetStatusSchema = named('PetStatus', { type: 'string', enum: [...PET_STATUSES], description: 'Where the pet stands: for sale, reserved by an order, or gone.' });
 
@@ -38,6 +38,6 @@ export const PetDetailsSchema = named(
 
 export const ListPetsQuery = pageQuery({
   status: repeatable(ref(PetStatusSchema), 'Repeatable: pets with any of these statuses.'),
-  categoryId: { ...Id, description: 'Only the pets of this category.' },
+  categoryId: { ...LookupId, description: 'Only the pets of this category.' },
   name: { type: 'string', minLength: 1, maxLength: 100, pattern: NO_NUL, description: 'Case-insensitive substring of the name.' },
 });
