@@ -1,5 +1,5 @@
 import type { ConsumerObserver } from '@petstore/kafka';
-import { processMetric } from '@petstore/observability';
+import { processMetric, readAtMostEvery } from '@petstore/observability';
 import { Counter, Gauge, Histogram } from 'prom-client';
 
 const LATENCY_BUCKETS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
@@ -47,8 +47,18 @@ export const consumerEvents = processMetric(
   (name) =>
     new Counter({
       name,
-      help: 'Consumed events by outcome: handled, duplicate (already applied), skipped (not handled by this service)',
+      help: 'Consumed events by outcome: handled, duplicate (already applied), skipped (not handled by this service), refused (see petstore_consumer_refused_total)',
       labelNames: ['topic', 'type', 'outcome'],
+    }),
+);
+
+export const consumerRefused = processMetric(
+  'petstore_consumer_refused_total',
+  (name) =>
+    new Counter({
+      name,
+      help: 'Events refused without being applied and sent to the dead-letter topic: foreign-producer (not the owner of its topic), implausible-publication-number (far beyond what its outbox can have published)',
+      labelNames: ['topic', 'reason'],
     }),
 );
 
@@ -102,16 +112,8 @@ export function answerOutboxBacklog(source: (() => Promise<OutboxBacklog>) | und
   backlogSource = source;
 }
 
-let lastRead: { at: number; backlog: Promise<OutboxBacklog | undefined> } | undefined;
-
 /** One query answers both gauges of a scrape. */
-function readBacklog(): Promise<OutboxBacklog | undefined> {
-  if (!lastRead || Date.now() - lastRead.at > 1000) {
-    // The database down: the gauges keep their last value, the health check says why.
-    lastRead = { at: Date.now(), backlog: (backlogSource?.() ?? Promise.resolve(undefined)).catch(() => undefined) };
-  }
-  return lastRead.backlog;
-}
+const readBacklog = readAtMostEvery(1000, () => backlogSource?.() ?? Promise.resolve(undefined));
 
 processMetric(
   'petstore_outbox_backlog',

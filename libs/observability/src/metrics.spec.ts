@@ -1,5 +1,5 @@
 import { register } from 'prom-client';
-import { rpcClientSeconds, rpcStatusOf, timeRpcCall } from './metrics';
+import { readAtMostEvery, rpcClientSeconds, rpcStatusOf, timeRpcCall } from './metrics';
 
 const count = async (pattern: string, status: string): Promise<number> =>
   (await rpcClientSeconds.get()).values.find(
@@ -21,5 +21,22 @@ describe('timeRpcCall', () => {
     expect(rpcStatusOf({ code: 'ECONNRESET' })).toBe('ECONNRESET');
     expect(rpcStatusOf({ code: 'free text, unbounded' })).toBe('INTERNAL_ERROR');
     expect(rpcStatusOf(undefined)).toBe('INTERNAL_ERROR');
+  });
+});
+
+describe('readAtMostEvery', () => {
+  it('shares one read between calls within its interval, reads again after it, and answers undefined for a failure', async () => {
+    let reads = 0;
+    let fail = false;
+    const read = readAtMostEvery(50, async () => {
+      reads++;
+      if (fail) throw new Error('database down');
+      return reads;
+    });
+    expect([await read(), await read()]).toEqual([1, 1]);
+    await new Promise((resolve) => setTimeout(resolve, 60));
+    fail = true;
+    expect(await read()).toBeUndefined();
+    expect(reads).toBe(2);
   });
 });

@@ -9,6 +9,21 @@ export function processMetric<M extends Metric>(name: string, create: (name: str
   return (register.getSingleMetric(name) as M | undefined) ?? create(name);
 }
 
+/**
+ * A database read behind gauges, done at most once per `maxAgeMs`: the gauges of one scrape,
+ * and scrapes close together (several Prometheus servers), share one query. A failed read
+ * answers undefined, so the gauges keep their last value (the health check says why).
+ */
+export function readAtMostEvery<T>(maxAgeMs: number, read: () => Promise<T | undefined>): () => Promise<T | undefined> {
+  let last: { at: number; value: Promise<T | undefined> } | undefined;
+  return () => {
+    if (!last || Date.now() - last.at > maxAgeMs) {
+      last = { at: Date.now(), value: read().catch(() => undefined) };
+    }
+    return last.value;
+  };
+}
+
 /** From a millisecond to ten seconds: a cached read to a call that times out. */
 export const LATENCY_BUCKETS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
 

@@ -1,5 +1,5 @@
-import { processMetric } from '@petstore/observability';
-import { Counter, Histogram } from 'prom-client';
+import { processMetric, readAtMostEvery } from '@petstore/observability';
+import { Counter, Gauge, Histogram } from 'prom-client';
 
 export const ordersPlaced = processMetric(
   'petstore_orders_placed_total',
@@ -36,5 +36,31 @@ export const orderDecisionSeconds = processMetric(
       name,
       help: 'From an order placed to its decision recorded',
       buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30],
+    }),
+);
+
+let oldestPlacedSource: (() => Promise<number>) | undefined;
+
+/** The orders service of this process answers the gauge (the last one started, in a test process). */
+export function answerOldestPlacedOrder(source: (() => Promise<number>) | undefined): void {
+  oldestPlacedSource = source;
+}
+
+const readOldestPlaced = readAtMostEvery(1000, () => oldestPlacedSource?.() ?? Promise.resolve(undefined));
+
+/*
+ * The decision-time histogram sees only orders that were decided: an order whose decision never
+ * comes (a partition that stopped, a consumer that drops its events) shows only here.
+ */
+processMetric(
+  'petstore_orders_oldest_placed_age_seconds',
+  (name) =>
+    new Gauge({
+      name,
+      help: 'Age of the oldest order still placed, waiting for the stock decision (0 when none waits)',
+      async collect() {
+        const age = await readOldestPlaced();
+        if (age !== undefined) this.set(age);
+      },
     }),
 );
