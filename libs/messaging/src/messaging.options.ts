@@ -62,8 +62,9 @@ export const defaultConsumerSettings: ConsumerSettings = {
   maxAttempts: 5,
   backoff: { initialMs: 50, maxMs: 1000 },
   maxBatchSize: 500,
-  // Numbers an outbox may hand out that this consumer has not applied yet: about a quarter of an
-  // hour of the saga at full speed (docs/ARCHITECTURE.md, "A forged publication number").
+  // Numbers an outbox may hand out that this consumer has not applied yet: about five minutes of
+  // the saga at its measured peak (docs/ARCHITECTURE.md, "Who may write an event, and a forged
+  // publication number").
   maxPublicationLead: 1_000_000,
 };
 
