@@ -1,5 +1,5 @@
 import type { ConsumerObserver } from '@petstore/kafka';
-import { processMetric, readAtMostEvery } from '@petstore/observability';
+import { ScrapedRead, processMetric } from '@petstore/observability';
 import { Counter, Gauge, Histogram } from 'prom-client';
 
 const LATENCY_BUCKETS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
@@ -105,15 +105,8 @@ export interface OutboxBacklog {
   oldestAgeSeconds: number;
 }
 
-let backlogSource: (() => Promise<OutboxBacklog>) | undefined;
-
-/** The relay of this process answers the outbox gauges (the last one started, in a test process). */
-export function answerOutboxBacklog(source: (() => Promise<OutboxBacklog>) | undefined): void {
-  backlogSource = source;
-}
-
-/** One query answers both gauges of a scrape. */
-const readBacklog = readAtMostEvery(1000, () => backlogSource?.() ?? Promise.resolve(undefined));
+/** The relay of this process answers the outbox gauges; one query answers both gauges of a scrape. */
+export const outboxBacklog = new ScrapedRead<OutboxBacklog>();
 
 processMetric(
   'petstore_outbox_backlog',
@@ -122,7 +115,7 @@ processMetric(
       name,
       help: 'Outbox rows not yet published to Kafka',
       async collect() {
-        const backlog = await readBacklog();
+        const backlog = await outboxBacklog.read();
         if (backlog) this.set(backlog.rows);
       },
     }),
@@ -135,7 +128,7 @@ processMetric(
       name,
       help: 'Age of the oldest outbox row not yet published (0 when none waits)',
       async collect() {
-        const backlog = await readBacklog();
+        const backlog = await outboxBacklog.read();
         if (backlog) this.set(backlog.oldestAgeSeconds);
       },
     }),

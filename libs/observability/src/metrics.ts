@@ -10,18 +10,31 @@ export function processMetric<M extends Metric>(name: string, create: (name: str
 }
 
 /**
- * A database read behind gauges, done at most once per `maxAgeMs`: the gauges of one scrape,
- * and scrapes close together (several Prometheus servers), share one query. A failed read
- * answers undefined, so the gauges keep their last value (the health check says why).
+ * A database read behind gauges. The part of the process that can read it says so with
+ * `answerWith` (the last one started, in a test process that starts several services); the
+ * gauges' `collect` calls `read`, which queries at most once per `maxAgeMs`: the gauges of one
+ * scrape, and scrapes close together (several Prometheus servers), share one query. No source
+ * or a failed read answers undefined, so the gauges keep their last value (the health check
+ * says why).
  */
-export function readAtMostEvery<T>(maxAgeMs: number, read: () => Promise<T | undefined>): () => Promise<T | undefined> {
-  let last: { at: number; value: Promise<T | undefined> } | undefined;
-  return () => {
-    if (!last || Date.now() - last.at > maxAgeMs) {
-      last = { at: Date.now(), value: read().catch(() => undefined) };
+export class ScrapedRead<T> {
+  private source?: () => Promise<T>;
+  private last?: { at: number; value: Promise<T | undefined> };
+
+  constructor(private readonly maxAgeMs = 1000) {}
+
+  answerWith(source: (() => Promise<T>) | undefined): void {
+    this.source = source;
+    this.last = undefined;
+  }
+
+  read(): Promise<T | undefined> {
+    if (!this.last || Date.now() - this.last.at > this.maxAgeMs) {
+      const source = this.source;
+      this.last = { at: Date.now(), value: source ? source().catch(() => undefined) : Promise.resolve(undefined) };
     }
-    return last.value;
-  };
+    return this.last.value;
+  }
 }
 
 /** From a millisecond to ten seconds: a cached read to a call that times out. */

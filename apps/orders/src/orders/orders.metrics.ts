@@ -1,4 +1,4 @@
-import { processMetric, readAtMostEvery } from '@petstore/observability';
+import { ScrapedRead, processMetric } from '@petstore/observability';
 import { Counter, Gauge, Histogram } from 'prom-client';
 
 export const ordersPlaced = processMetric(
@@ -39,14 +39,8 @@ export const orderDecisionSeconds = processMetric(
     }),
 );
 
-let oldestPlacedSource: (() => Promise<number>) | undefined;
-
-/** The orders service of this process answers the gauge (the last one started, in a test process). */
-export function answerOldestPlacedOrder(source: (() => Promise<number>) | undefined): void {
-  oldestPlacedSource = source;
-}
-
-const readOldestPlaced = readAtMostEvery(1000, () => oldestPlacedSource?.() ?? Promise.resolve(undefined));
+/** The orders service of this process answers the gauge below. */
+export const oldestPlacedOrder = new ScrapedRead<number>();
 
 /*
  * The decision-time histogram sees only orders that were decided: an order whose decision never
@@ -59,7 +53,7 @@ processMetric(
       name,
       help: 'Age of the oldest order still placed, waiting for the stock decision (0 when none waits)',
       async collect() {
-        const age = await readOldestPlaced();
+        const age = await oldestPlacedOrder.read();
         if (age !== undefined) this.set(age);
       },
     }),

@@ -34,7 +34,7 @@ import { Order } from './order.entity';
 import { nextStatus, type OrderAction } from './order-transitions';
 import { toOrderView } from './order.view';
 import { insertOrders, Placements } from './placements';
-import { answerOldestPlacedOrder, ordersCancelled, ordersPlaced } from './orders.metrics';
+import { oldestPlacedOrder, ordersCancelled, ordersPlaced } from './orders.metrics';
 
 const OLDEST_PLACED_AGE = `
   select extract(epoch from now() - created_at)::float8 as age
@@ -73,11 +73,11 @@ export class OrdersService implements OnModuleInit, OnModuleDestroy {
   ) {}
 
   onModuleInit(): void {
-    answerOldestPlacedOrder(() => this.oldestPlacedAgeSeconds());
+    oldestPlacedOrder.answerWith(() => this.oldestPlacedAgeSeconds());
   }
 
   onModuleDestroy(): void {
-    answerOldestPlacedOrder(undefined);
+    oldestPlacedOrder.answerWith(undefined);
   }
 
   /**
