@@ -189,9 +189,13 @@ async function runScenarios(scenarios, { chaosStack, layout, namespace, brokers,
       }
       return pets;
     };
-    const produce = async (topic, key, envelope) => {
+    const produce = async (topic, key, envelope, { partition, headers = {} } = {}) => {
       await producer.connect();
-      await producer.send({ topic, acks: -1, messages: [{ key, value: JSON.stringify(envelope), headers: { 'event-type': envelope.type, 'event-id': envelope.eventId } }] });
+      await producer.send({
+        topic,
+        acks: -1,
+        messages: [{ key, partition, value: JSON.stringify(envelope), headers: { ...headers, 'event-type': envelope.type, 'event-id': envelope.eventId } }],
+      });
     };
 
     const chosen = scenarios
@@ -275,7 +279,8 @@ async function settle({ scenario, load, api, kafka, namespace, recoveredAt, pois
   }
 
   // No event had an effect twice: exactly one decision event per order, agreeing with its status.
-  const { eventIdsByOrder, redelivered } = await decisionsOf(kafka, namespace, orders.map((o) => o.id));
+  // The poison events are not decisions: the consumers refused them.
+  const { eventIdsByOrder, redelivered } = await decisionsOf(kafka, namespace, orders.map((o) => o.id), poisoned);
   let twice = 0;
   let disagreeing = 0;
   for (const order of orders) {

@@ -74,7 +74,7 @@ export async function readTopic(kafka, topic, timeoutMs = 60_000) {
   return messages;
 }
 
-function envelopeOf(message) {
+export function envelopeOf(message) {
   try {
     return JSON.parse(message.value.toString('utf8'));
   } catch {
@@ -85,16 +85,17 @@ function envelopeOf(message) {
 /**
  * The decisions of inventory on its topic, for the given orders: how many distinct decision events
  * each order has (an event with an effect twice would be a second one), and how many messages
- * were the same event delivered again (what the consumers absorb by event id).
+ * were the same event delivered again (what the consumers absorb by event id). Events in `ignored`
+ * (forged ones the consumers refused) are not counted.
  */
-export async function decisionsOf(kafka, namespace, orderIds) {
+export async function decisionsOf(kafka, namespace, orderIds, ignored = new Set()) {
   const wanted = new Set(orderIds);
   const eventIdsByOrder = new Map();
   const seen = new Set();
   let redelivered = 0;
   for (const message of await readTopic(kafka, `${namespace}inventory.stock.v1`)) {
     const envelope = envelopeOf(message);
-    if (!envelope || !DECISIONS.has(envelope.type) || !wanted.has(envelope.payload?.orderId)) continue;
+    if (!envelope || !DECISIONS.has(envelope.type) || !wanted.has(envelope.payload?.orderId) || ignored.has(envelope.eventId)) continue;
     if (seen.has(envelope.eventId)) {
       redelivered += 1;
       continue;

@@ -5,6 +5,7 @@
 // `short` ones also run in `npm test`, some with a gentler `shortFault` (and its `shortName`).
 import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
+import { envelopeOf, readTopic } from './checks.mjs';
 import { brokerCommand, brokerPid, holdsStackLock, run, sleep } from './processes.mjs';
 
 const STACK_LOCK = '/tmp/petstore-stack.lock';
@@ -172,7 +173,55 @@ export const SCENARIOS = [
       return { note: `poison event ${eventId} on the partition of pet ${key}` };
     },
   },
+  {
+    name: 'forged decisions on inventory.stock.v1: a publication number far ahead, a foreign producer',
+    short: true,
+    guarantees: 'a consumer refuses an event from a producer that does not own its topic, and a publication number over a million beyond what it applied from that outbox: both go to the dead-letter topic, counted, and no later decision is dropped',
+    fault: forgeDecisions,
+  },
 ];
+
+/**
+ * Writes two forged copies of the scenario's last StockReserved back to its partition, as a tool
+ * holding inventory's credentials could: one numbered far ahead of anything inventory published
+ * (before the consumers bounded the numbers, every later decision on that partition was dropped
+ * as a copy), one in orders' name. Both must be refused, and counted by orders.
+ */
+async function forgeDecisions({ kafka, namespace, load, produce, poisoned, recovered, stack }) {
+  const topic = `${namespace}inventory.stock.v1`;
+  const pets = new Set(load.pets.map((pet) => pet.id));
+  let last;
+  for (const deadline = Date.now() + 15_000; !last && Date.now() < deadline; await sleep(500)) {
+    last = (await readTopic(kafka, topic))
+      .map((message) => ({ message, envelope: envelopeOf(message) }))
+      .filter(({ envelope }) => envelope?.type === 'StockReserved' && pets.has(envelope.payload?.petId))
+      .at(-1);
+  }
+  if (!last) throw new Error('no StockReserved of this scenario on the topic within 15 s');
+  const { message, envelope } = last;
+  const headers = Object.fromEntries(Object.entries(message.headers ?? {}).map(([name, value]) => [name, value.toString()]));
+  const farAhead = { ...envelope, eventId: randomUUID() };
+  const foreign = { ...envelope, eventId: randomUUID(), producer: 'orders' };
+  await produce(topic, message.key, farAhead, { partition: message.partition, headers: { ...headers, 'outbox-seq': '900000000000000' } });
+  await produce(topic, message.key, foreign, { partition: message.partition });
+  poisoned.add(farAhead.eventId);
+  poisoned.add(foreign.eventId);
+  recovered(); // nothing to repair: the orders go on to the same partition behind them
+  await sleep(8000);
+
+  const metrics = await fetch(`${stack.urlOf('orders')}/metrics`).then((response) => response.text());
+  const refusedFor = (reason) =>
+    [...metrics.matchAll(new RegExp(`^petstore_consumer_refused_total\\{[^}]*reason="${reason}"[^}]*\\} (\\d+)`, 'gm'))]
+      .reduce((sum, match) => sum + Number(match[1]), 0);
+  const refused = { farAhead: refusedFor('implausible-publication-number'), foreign: refusedFor('foreign-producer') };
+  const failures = [];
+  if (refused.farAhead < 1) failures.push('orders counted no refused publication number');
+  if (refused.foreign < 1) failures.push('orders counted no refused foreign producer');
+  return {
+    note: `copies of decision ${envelope.eventId} on partition ${message.partition} (pet ${message.key}) with outbox-seq 900000000000000 and with producer 'orders'; orders counted ${refused.farAhead} and ${refused.foreign} refused`,
+    failures,
+  };
+}
 
 /** The major version of this machine's PostgreSQL cluster (`/etc/postgresql/<version>`). */
 export function postgresCluster() {

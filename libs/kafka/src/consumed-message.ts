@@ -18,10 +18,23 @@ export interface ConsumedMessage {
 /** Thrown by a handler for a message that no retry can fix: it goes to the dead-letter topic at once. */
 export class NonRetriableError extends Error {
   override readonly name = 'NonRetriableError';
+  /** The handler has logged why, with the event's context: the runner does not log it again. */
+  readonly reported: boolean;
 
-  constructor(message: string, options?: { cause?: unknown }) {
+  constructor(message: string, options?: { cause?: unknown; reported?: boolean }) {
     super(message, options);
+    this.reported = options?.reported ?? false;
   }
+}
+
+/**
+ * A message a batch handler refused without applying it (say, an event from a producer that
+ * does not own its topic): it goes to the dead-letter topic with `reason`, and the rest of its
+ * batch is applied as usual.
+ */
+export interface RefusedMessage {
+  offset: string;
+  reason: NonRetriableError;
 }
 
 /** One fetched message of a partition, with the heartbeat of the batch it came in. */

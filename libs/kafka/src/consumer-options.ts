@@ -1,5 +1,5 @@
 import type { Backoff } from '@petstore/backoff';
-import type { ConsumedMessage } from './consumed-message';
+import type { ConsumedMessage, RefusedMessage } from './consumed-message';
 
 export interface RunnerLogger {
   warn(message: string): void;
@@ -22,9 +22,10 @@ export interface ConsumerRunnerOptions {
   /**
    * Optional: handles consecutive messages of one partition at once, in order, all or nothing
    * (e.g. in one database transaction). When it throws, each of those messages is handled
-   * again on its own through `handle`, with the usual retries and dead-lettering.
+   * again on its own through `handle`, with the usual retries and dead-lettering. The messages
+   * it answers as refused go to the dead-letter topic, without another attempt.
    */
-  handleBatch?(messages: ConsumedMessage[]): Promise<void>;
+  handleBatch?(messages: ConsumedMessage[]): Promise<RefusedMessage[] | void>;
   /** Most messages given to one `handleBatch` call (default 500). */
   maxBatchSize?: number;
   deadLetterTopic: string;

@@ -7,7 +7,7 @@ import { restartAfterCrashes } from './crash-restarts';
 import { DeadLetterProducer } from './dead-letter-producer';
 import { REPLAYED_FOR_GROUP_HEADER } from './headers';
 import { MembershipWatch } from './membership-watch';
-import { handleWithRetries } from './message-retries';
+import { deadLetter, handleWithRetries } from './message-retries';
 import { OffsetCommits } from './offset-commits';
 
 /** The group session (why: at the consumer's options below); also how long kafkajs gets to rejoin by itself before the consumer is started again. */
@@ -111,7 +111,14 @@ export async function runConsumer(kafka: Kafka, options: ConsumerRunnerOptions):
       const chunk = messages.slice(start, start + maxBatchSize);
       const last = chunk[chunk.length - 1].offset;
       const ours = chunk.filter(isForThisGroup);
-      if (!(handleBatch && ours.length > 1 && (await handledAsOne(handleBatch, topic, partition, ours, logger)))) {
+      const refused = handleBatch && ours.length > 1 && (await handledAsOne(handleBatch, topic, partition, ours, logger));
+      if (refused) {
+        // The batch handler logged why; the rest of the batch is applied. A crash before these are sent refuses them again on redelivery.
+        for (const { offset, reason } of refused) {
+          const message = ours.find((one) => one.offset === offset);
+          if (message) await deadLetter({ topic, partition, message, heartbeat }, reason, 1, retries);
+        }
+      } else {
         for (const message of ours) {
           if (!goOn()) return;
           await handleWithRetries({ topic, partition, message, heartbeat }, handle, retries);

@@ -19,8 +19,9 @@ export interface RetryPolicy {
 export async function handleWithRetries(
   payload: OneMessage,
   handle: (message: ConsumedMessage) => Promise<void>,
-  { maxAttempts, backoff, logger, observer, deadLetters }: RetryPolicy,
+  policy: RetryPolicy,
 ): Promise<void> {
+  const { maxAttempts, backoff, logger, observer } = policy;
   const base = toConsumedMessage(payload.topic, payload.partition, payload.message);
   for (let attempt = 1; ; attempt++) {
     try {
@@ -29,11 +30,12 @@ export async function handleWithRetries(
     } catch (error) {
       if (error instanceof NonRetriableError || attempt >= maxAttempts) {
         const reason = error instanceof Error ? error : new Error(String(error));
-        logger.error(
-          `dead-lettering ${payload.topic}[${payload.partition}]@${base.offset} after ${attempt} attempt(s): ${reason.message}`,
-        );
-        observer.deadLettered?.({ topic: payload.topic, partition: payload.partition });
-        await deadLetters.send(payload, reason, attempt);
+        if (!(error instanceof NonRetriableError && error.reported)) {
+          logger.error(
+            `dead-lettering ${payload.topic}[${payload.partition}]@${base.offset} after ${attempt} attempt(s): ${reason.message}`,
+          );
+        }
+        await deadLetter(payload, reason, attempt, policy);
         return;
       }
       const delay = backoffDelay(attempt, backoff);
@@ -47,4 +49,15 @@ export async function handleWithRetries(
       await payload.heartbeat();
     }
   }
+}
+
+/** Sends the message to the dead-letter topic and counts it (the caller logs why); its offset may then be resolved. */
+export async function deadLetter(
+  payload: OneMessage,
+  reason: Error,
+  attempts: number,
+  { observer, deadLetters }: Pick<RetryPolicy, 'observer' | 'deadLetters'>,
+): Promise<void> {
+  observer.deadLettered?.({ topic: payload.topic, partition: payload.partition });
+  await deadLetters.send(payload, reason, attempts);
 }

@@ -10,6 +10,38 @@ export interface Admissible {
 }
 
 /**
+ * What to do with a message: apply it, drop it as a copy of one applied before, or refuse it
+ * because its publication number is further ahead than its outbox can have got (see `admit`).
+ */
+export type Admission = 'apply' | 'copy' | 'implausible';
+
+/*
+ * One statement per batch. `bound` is, per outbox of the batch, the highest number it accepts:
+ * the highest this consumer has applied from that outbox on any topic and partition (or, for an
+ * outbox it has never seen, just below the batch's lowest) plus the lead allowed. `moved`
+ * advances the partition's position to the batch's highest number within that bound only.
+ */
+const ADMIT_NUMBERED = `
+  with batch as (
+    select source, seq from unnest(?::uuid[], ?::bigint[]) as m(source, seq)
+  ), bound as (
+    select b.source,
+           coalesce((select max(p.last_seq) from consumer_position p where p.consumer = ? and p.source = b.source),
+                    min(b.seq) - 1) + ? as highest
+      from batch b group by b.source
+  ), moved as (
+    insert into consumer_position (consumer, topic, partition, source, last_seq)
+    select ?, ?, ?, b.source, max(b.seq) from batch b join bound using (source)
+     where b.seq <= bound.highest group by b.source
+    on conflict (consumer, topic, partition, source) do update
+      set previous_seq = consumer_position.last_seq,
+          last_seq = greatest(consumer_position.last_seq, excluded.last_seq),
+          updated_at = now()
+    returning source, previous_seq
+  )
+  select bound.source, bound.highest, moved.previous_seq from bound left join moved using (source)`;
+
+/**
  * Which messages of one partition's batch to apply, decided in the batch's transaction.
  *
  * A relayed event carries its outbox's id and a publication number that grows along each
@@ -20,39 +52,45 @@ export interface Admissible {
  * progress) and moves to the end of the batch. Events without a number are recorded by id
  * in `processed_event`.
  *
- * Answers, in batch order, whether each message is to be applied (false: a copy).
+ * A number is only believed within `maxLead` of the highest this consumer has applied from
+ * that outbox anywhere: an outbox numbers all it publishes from one counter, so while the
+ * consumer keeps up, its next numbers lie just above that. One further ahead is refused and
+ * moves nothing, or a single forged number (a copy written back with `outbox-seq` in the
+ * trillions) would make every later event of the partition look like a copy.
+ *
+ * Answers, in batch order, what to do with each message.
  */
 export async function admit(
   em: EntityManager,
-  at: { consumer: string; topic: string; partition: number },
+  at: { consumer: string; topic: string; partition: number; maxLead: number },
   messages: Admissible[],
-): Promise<boolean[]> {
-  const batchEnd = new Map<string, number>();
-  const unnumbered: string[] = [];
-  for (const message of messages) {
-    if (message.source !== undefined && message.seq !== undefined) {
-      batchEnd.set(message.source, Math.max(batchEnd.get(message.source) ?? 0, message.seq));
-    } else {
-      unnumbered.push(message.eventId);
-    }
-  }
+): Promise<Admission[]> {
+  const numbered = messages.filter((message) => message.source !== undefined && message.seq !== undefined);
+  const unnumbered = messages.filter((message) => message.source === undefined || message.seq === undefined);
 
-  const applied = new Map<string, number>();
-  if (batchEnd.size > 0) {
-    const sources = [...batchEnd.keys()];
-    const rows = await executePrepared<{ source: string; previous_seq: string }>(
+  const bounds = new Map<string, { highest: number; applied?: number }>();
+  if (numbered.length > 0) {
+    const rows = await executePrepared<{ source: string; highest: string; previous_seq: string | null }>(
       em,
-      `insert into consumer_position (consumer, topic, partition, source, last_seq)
-       select ?, ?, ?, s.source, s.last_seq from unnest(?::uuid[], ?::bigint[]) as s(source, last_seq)
-       on conflict (consumer, topic, partition, source) do update
-         set previous_seq = consumer_position.last_seq,
-             last_seq = greatest(consumer_position.last_seq, excluded.last_seq),
-             updated_at = now()
-       returning source, previous_seq`,
-      [at.consumer, at.topic, at.partition, sources, sources.map((source) => batchEnd.get(source))],
+      ADMIT_NUMBERED,
+      [
+        numbered.map((message) => message.source),
+        numbered.map((message) => message.seq),
+        at.consumer,
+        at.maxLead,
+        at.consumer,
+        at.topic,
+        at.partition,
+      ],
     );
-    // A new row answers previous_seq 0: nothing of that outbox was applied on this partition yet.
-    for (const row of rows) applied.set(row.source.toLowerCase(), Number(row.previous_seq));
+    // A new row answers previous_seq 0: nothing of that outbox was applied on this partition yet;
+    // none (null) when every number of that outbox in the batch was refused.
+    for (const row of rows) {
+      bounds.set(row.source.toLowerCase(), {
+        highest: Number(row.highest),
+        applied: row.previous_seq === null ? undefined : Number(row.previous_seq),
+      });
+    }
   }
 
   let firstTime = new Set<string>();
@@ -62,20 +100,20 @@ export async function admit(
       `insert into processed_event (consumer, event_id)
        select ?, e from unnest(?::uuid[]) e
        on conflict do nothing returning event_id`,
-      [at.consumer, unnumbered],
+      [at.consumer, unnumbered.map((message) => message.eventId)],
     );
     firstTime = new Set(rows.map((row) => row.event_id.toLowerCase()));
   }
 
-  return messages.map((message) => {
+  return messages.map((message): Admission => {
     if (message.source !== undefined && message.seq !== undefined) {
-      const source = message.source.toLowerCase();
-      const last = applied.get(source) ?? 0;
-      if (message.seq <= last) return false;
-      applied.set(source, message.seq);
-      return true;
+      const bound = bounds.get(message.source.toLowerCase());
+      if (!bound || message.seq > bound.highest || bound.applied === undefined) return 'implausible';
+      if (message.seq <= bound.applied) return 'copy';
+      bound.applied = message.seq;
+      return 'apply';
     }
     // delete: an event fetched twice in one batch is applied by its first copy only.
-    return firstTime.delete(message.eventId.toLowerCase());
+    return firstTime.delete(message.eventId.toLowerCase()) ? 'apply' : 'copy';
   });
 }

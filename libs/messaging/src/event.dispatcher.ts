@@ -5,6 +5,7 @@ import { context, SpanKind, SpanStatusCode, trace, type Context, type Span } fro
 import {
   EventHeaders,
   InvalidEventError,
+  TOPIC_OWNERS,
   parseEnvelope,
   type AnyEventDefinition,
   type EventEnvelope,
@@ -15,13 +16,14 @@ import {
   PUBLICATION_NUMBER_HEADERS,
   TRACE_HEADERS,
   type ConsumedMessage,
+  type RefusedMessage,
 } from '@petstore/kafka';
 import { withLogContext } from '@petstore/observability';
-import { admit } from './consumer-positions';
+import { admit, type Admission } from './consumer-positions';
 import { handledEvents, type EventHandlerOf } from './event-handler.decorator';
 import { MessagingKafka } from './messaging-kafka';
-import { consumerBatchSeconds, consumerEvents } from './messaging.metrics';
-import { MESSAGING_OPTIONS, type MessagingOptions } from './messaging.options';
+import { consumerBatchSeconds, consumerEvents, consumerRefused } from './messaging.metrics';
+import { MESSAGING_OPTIONS, defaultConsumerSettings, type MessagingOptions } from './messaging.options';
 import { contextFromCarrier, messagingTracer, withCauseContexts } from './trace-context';
 
 /** A publication number as the contract writes it; one that is not is treated as absent. */
@@ -34,6 +36,9 @@ interface Route {
   handler: AnyHandler;
 }
 
+/** Why a message was refused: the metric's `reason` label, and the start of the dead letter's error. */
+type RefusalReason = 'foreign-producer' | 'implausible-publication-number';
+
 /** A message read and checked: its type, and its envelope and handler when this service handles the type. */
 interface Parsed {
   message: ConsumedMessage;
@@ -42,6 +47,8 @@ interface Parsed {
   route?: Route;
   source?: string;
   seq?: number;
+  /** Set when the envelope says it comes from a service that does not publish on its topic. */
+  refusal?: { reason: RefusalReason; detail: string };
 }
 
 interface Accepted extends Parsed {
@@ -91,31 +98,46 @@ export class EventDispatcher {
     return [...new Set([...this.routes.values()].map((route) => route.definition.topic))];
   }
 
-  async dispatchBatch(messages: ConsumedMessage[]): Promise<void> {
+  /** Handles one message on its own; a refused one throws its reason (and goes to the dead-letter topic). */
+  async dispatchOne(message: ConsumedMessage): Promise<void> {
+    const [refused] = await this.dispatchBatch([message]);
+    if (refused) throw refused.reason;
+  }
+
+  /** Applies a partition's batch in one transaction; answers the messages refused, which the runner dead-letters. */
+  async dispatchBatch(messages: ConsumedMessage[]): Promise<RefusedMessage[]> {
     const startedAt = performance.now();
     const parsed = messages.map((message) => this.parse(message));
     const { topic, partition } = messages[0];
     if (!parsed.some((one) => one.route)) {
       // Nothing here for this service: no transaction at all.
       for (const one of parsed) consumerEvents.inc({ topic: one.message.topic, type: one.type, outcome: 'skipped' });
-      return;
+      return [];
     }
     let accepted: Accepted[] = [];
     let outcomes: string[] = [];
     try {
       await this.orm.em.fork().transactional(async (em) => {
-        // Only what this service handles needs deduplicating: a skipped message has no effect to repeat.
-        const counted = parsed.filter((one) => one.route !== undefined);
+        // Only what this service handles needs deduplicating: a skipped message has no effect to
+        // repeat, and a refused one must not move the position.
+        const counted = parsed.filter((one) => one.route !== undefined && !one.refusal);
         const verdicts = await admit(
           em,
-          { consumer: this.options.producer, topic, partition },
+          { consumer: this.options.producer, topic, partition, maxLead: this.maxPublicationLead },
           counted.map(toAdmissible),
         );
-        const admittedOf = new Map(counted.map((one, index) => [one, verdicts[index]]));
-        const admitted = parsed.map((one) => admittedOf.get(one) ?? true);
+        const admissionOf = new Map<Parsed, Admission>(counted.map((one, index) => [one, verdicts[index]]));
         accepted = [];
-        outcomes = parsed.map((one, index) => {
-          if (!admitted[index]) return 'duplicate';
+        outcomes = parsed.map((one) => {
+          const admission = admissionOf.get(one);
+          if (admission === 'implausible') {
+            one.refusal = {
+              reason: 'implausible-publication-number',
+              detail: `publication number ${one.seq} of outbox ${one.source} is more than ${this.maxPublicationLead} beyond the highest this consumer applied from it`,
+            };
+          }
+          if (one.refusal) return 'refused';
+          if (admission === 'copy') return 'duplicate';
           if (!one.route || !one.envelope) return 'skipped';
           accepted.push(this.startSpan(one as Parsed & { route: Route; envelope: EventEnvelope }));
           return 'handled';
@@ -150,6 +172,28 @@ export class EventDispatcher {
       this.logHandled(one);
     }
     consumerBatchSeconds.observe((performance.now() - startedAt) / 1000);
+    return parsed.filter((one) => one.refusal).map((one) => this.refuse(one));
+  }
+
+  private get maxPublicationLead(): number {
+    return this.options.consumer?.maxPublicationLead ?? defaultConsumerSettings.maxPublicationLead;
+  }
+
+  /** Counts and logs a refused message (its ids, never its payload), for the runner to dead-letter. */
+  private refuse({ message, envelope, refusal }: Parsed): RefusedMessage {
+    const { reason, detail } = refusal as NonNullable<Parsed['refusal']>;
+    consumerRefused.inc({ topic: message.topic, reason });
+    const error = `${reason}: ${detail}`;
+    const fields = {
+      correlationId: envelope?.correlationId,
+      eventId: envelope?.eventId,
+      eventType: envelope?.type,
+      refusal: reason,
+    };
+    withLogContext(fields, () =>
+      this.logger.error(`refused ${message.topic}[${message.partition}]@${message.offset} (${error}); it goes to the dead-letter topic`),
+    );
+    return { offset: message.offset, reason: new NonRetriableError(error, { reported: true }) };
   }
 
   /**
@@ -175,11 +219,30 @@ export class EventDispatcher {
     }
     const route = this.routes.get(envelope.type);
     if (!route) return { message, type: envelope.type, envelope, ...numbered };
+    let parsed: EventEnvelope;
     try {
-      return { message, type: envelope.type, envelope: route.definition.parse(envelope), route, ...numbered };
+      parsed = route.definition.parse(envelope);
     } catch (error) {
       throw invalid(error);
     }
+    return { message, type: envelope.type, envelope: parsed, route, ...numbered, refusal: this.foreign(message, route, parsed) };
+  }
+
+  /**
+   * Only the service that owns a topic publishes on it (Kafka's ACLs say so first). An event
+   * that says it comes from another, or that travels on a topic its type does not belong to,
+   * was written by someone else with a credential that could write there: it is not applied.
+   */
+  private foreign(message: ConsumedMessage, route: Route, envelope: EventEnvelope): Parsed['refusal'] {
+    const { topic } = route.definition;
+    const owner = TOPIC_OWNERS.get(topic);
+    if (message.topic !== this.kafka.name(topic)) {
+      return { reason: 'foreign-producer', detail: `${envelope.type} belongs on ${topic}, not on ${message.topic}` };
+    }
+    if (envelope.producer !== owner) {
+      return { reason: 'foreign-producer', detail: `producer '${envelope.producer}' does not own ${topic} (its owner is ${owner})` };
+    }
+    return undefined;
   }
 
   /** The OpenTelemetry messaging conventions' "process" span, child of the publish that sent the message. */

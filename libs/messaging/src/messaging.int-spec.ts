@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { once } from 'node:events';
 import { Inject, Injectable } from '@nestjs/common';
 import { Test, type TestingModule } from '@nestjs/testing';
@@ -361,6 +362,22 @@ describe('messaging (outbox relay and idempotent consumer) against PostgreSQL an
       return orm.em.fork().execute('select replica from spec_effect where event_id = ?', [eventId]);
     }
 
+    /** Messages as the relay of outbox `source` writes them: with its id and a publication number. */
+    const numberedBy = (source: string) => (event: EventEnvelope, seq: number) => ({
+      key: event.key,
+      value: serializeEnvelope(event),
+      headers: { [OUTBOX_HEADERS.source]: source, [OUTBOX_HEADERS.seq]: String(seq) },
+    });
+
+    /** Refused messages counted so far on the orders topic for `reason`. */
+    async function refusedCount(reason: string): Promise<number> {
+      const values = (await register.getSingleMetric('petstore_consumer_refused_total')?.get())?.values ?? [];
+      return values.find((one) => one.labels.topic === ordersTopic && one.labels.reason === reason)?.value ?? 0;
+    }
+
+    const deadLetterOf = (event: EventEnvelope) => (m: ProbedMessage) =>
+      m.topic === deadLetterTopic(SERVICE) && m.envelope?.eventId === event.eventId;
+
     beforeAll(async () => {
       app = await startService('a');
       orm = app.get(MikroORM);
@@ -435,11 +452,7 @@ describe('messaging (outbox relay and idempotent consumer) against PostgreSQL an
 
     it('applies a relayed event once however often its numbered copy comes, and keeps one position row per partition', async () => {
       const source = '00000000-0000-4000-8000-000000000001';
-      const numbered = (event: EventEnvelope, seq: number) => ({
-        key: event.key,
-        value: serializeEnvelope(event),
-        headers: { [OUTBOX_HEADERS.source]: source, [OUTBOX_HEADERS.seq]: String(seq) },
-      });
+      const numbered = numberedBy(source);
       const events = [orderPlaced(704), orderPlaced(704), orderPlaced(704)];
       // The relay re-sent 1..2 after 3 (a crash before it removed them), then sent 4.
       const marker = orderPlaced(704);
@@ -501,6 +514,86 @@ describe('messaging (outbox relay and idempotent consumer) against PostgreSQL an
       // An event type the service has no handler for is skipped, not dead-lettered.
       const skipped = (m: ProbedMessage) => deadLettered(m) && m.envelope?.eventId === notForThisService.eventId;
       expect(probe.messages().some(skipped)).toBe(false);
+    });
+
+    it('refuses an event whose producer does not own its topic, and applies the rest of its batch', async () => {
+      const refusedBefore = await refusedCount('foreign-producer');
+      // Written on orders' topic by another service (a stolen credential, a tool run with the wrong one).
+      const forged = OrderPlaced.create({ orderId: nextOrderId++, petId: 705, quantity: 1 }, { producer: 'inventory' });
+      const next = orderPlaced(705);
+      await rawProducer.send({
+        topic: ordersTopic,
+        messages: [forged, next].map((e) => ({ key: e.key, value: serializeEnvelope(e) })),
+      });
+
+      await probe.waitFor(answerTo(next));
+      const dead = await probe.waitForMessage(deadLetterOf(forged));
+      expect(dead.headers).toMatchObject({
+        [DEAD_LETTER_HEADERS.topic]: ordersTopic,
+        [DEAD_LETTER_HEADERS.attempts]: '1',
+        [DEAD_LETTER_HEADERS.errorName]: 'NonRetriableError',
+        [DEAD_LETTER_HEADERS.error]: `foreign-producer: producer 'inventory' does not own ${Topics.ordersOrder} (its owner is orders)`,
+      });
+      expect(await effects(forged.eventId)).toEqual([]);
+      expect(probe.all().some(answerTo(forged))).toBe(false);
+      expect(await effects(next.eventId)).toHaveLength(1);
+      expect(await refusedCount('foreign-producer')).toBe(refusedBefore + 1);
+    });
+
+    it('refuses a publication number far beyond its outbox, and the events after it are still applied', async () => {
+      const source = '00000000-0000-4000-8000-000000000002';
+      const numbered = numberedBy(source);
+      const refusedBefore = await refusedCount('implausible-publication-number');
+      const before = [orderPlaced(706), orderPlaced(706)];
+      await rawProducer.send({ topic: ordersTopic, messages: [numbered(before[0], 1), numbered(before[1], 2)] });
+      await probe.waitFor(answerTo(before[1]));
+
+      // A copy of the last event under a fresh id, numbered far ahead of anything the outbox published.
+      const forged = { ...before[1], eventId: randomUUID() };
+      const after = [orderPlaced(706), orderPlaced(706), orderPlaced(706)];
+      await rawProducer.send({
+        topic: ordersTopic,
+        messages: [numbered(forged, 900_000_000_000_000), numbered(after[0], 3), numbered(after[1], 4)],
+      });
+      // Alone in its fetch, or with the others: refused either way.
+      await rawProducer.send({ topic: ordersTopic, messages: [numbered(after[2], 5)] });
+
+      await probe.waitFor(answerTo(after[2]));
+      for (const event of [...before, ...after]) expect(await effects(event.eventId)).toHaveLength(1);
+      expect(await effects(forged.eventId)).toEqual([]);
+      const dead = await probe.waitForMessage(deadLetterOf(forged));
+      expect(dead.headers[DEAD_LETTER_HEADERS.error]).toMatch(
+        new RegExp(`^implausible-publication-number: publication number 900000000000000 of outbox ${source} is more than 1000000 beyond`),
+      );
+      const positions = await orm.em.fork().execute('select last_seq from consumer_position where source = ?', [source]);
+      expect(positions).toEqual([{ last_seq: '5' }]);
+      expect(await refusedCount('implausible-publication-number')).toBe(refusedBefore + 1);
+
+      // A redelivery of the forged message is refused again, and changes nothing either.
+      await rawProducer.send({ topic: ordersTopic, messages: [numbered(forged, 900_000_000_000_000)] });
+      const marker = orderPlaced(706);
+      await rawProducer.send({ topic: ordersTopic, messages: [numbered(marker, 6)] });
+      await probe.waitFor(answerTo(marker));
+      expect(await effects(forged.eventId)).toEqual([]);
+      expect(await refusedCount('implausible-publication-number')).toBe(refusedBefore + 2);
+    });
+
+    it('believes the first numbers of an outbox it has not seen, wherever they start, and keeps up with its lead', async () => {
+      // A consumer that starts in the middle of a topic, or an outbox whose numbers are far along.
+      const source = '00000000-0000-4000-8000-000000000003';
+      const numbered = numberedBy(source);
+      const events = [orderPlaced(707), orderPlaced(707), orderPlaced(707)];
+      const start = 5_000_000_000;
+      await rawProducer.send({
+        topic: ordersTopic,
+        // Numbers along a partition have gaps: the outbox published the ones between elsewhere.
+        messages: [numbered(events[0], start), numbered(events[1], start + 900_000)],
+      });
+      await probe.waitFor(answerTo(events[1]));
+      await rawProducer.send({ topic: ordersTopic, messages: [numbered(events[2], start + 1_800_000)] });
+
+      await probe.waitFor(answerTo(events[2]));
+      for (const event of events) expect(await effects(event.eventId)).toHaveLength(1);
     });
 
     it('dead-letters an event whose handler keeps failing after the last attempt, and carries on', async () => {

@@ -1,5 +1,5 @@
 import type { ConsumerObserver } from '@petstore/kafka';
-import { processMetric } from '@petstore/observability';
+import { ScrapedRead, processMetric } from '@petstore/observability';
 import { Counter, Gauge, Histogram } from 'prom-client';
 
 const LATENCY_BUCKETS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
@@ -47,8 +47,18 @@ export const consumerEvents = processMetric(
   (name) =>
     new Counter({
       name,
-      help: 'Consumed events by outcome: handled, duplicate (already applied), skipped (not handled by this service)',
+      help: 'Consumed events by outcome: handled, duplicate (already applied), skipped (not handled by this service), refused (see petstore_consumer_refused_total)',
       labelNames: ['topic', 'type', 'outcome'],
+    }),
+);
+
+export const consumerRefused = processMetric(
+  'petstore_consumer_refused_total',
+  (name) =>
+    new Counter({
+      name,
+      help: 'Events refused without being applied and sent to the dead-letter topic: foreign-producer (not the owner of its topic), implausible-publication-number (far beyond what its outbox can have published)',
+      labelNames: ['topic', 'reason'],
     }),
 );
 
@@ -95,23 +105,8 @@ export interface OutboxBacklog {
   oldestAgeSeconds: number;
 }
 
-let backlogSource: (() => Promise<OutboxBacklog>) | undefined;
-
-/** The relay of this process answers the outbox gauges (the last one started, in a test process). */
-export function answerOutboxBacklog(source: (() => Promise<OutboxBacklog>) | undefined): void {
-  backlogSource = source;
-}
-
-let lastRead: { at: number; backlog: Promise<OutboxBacklog | undefined> } | undefined;
-
-/** One query answers both gauges of a scrape. */
-function readBacklog(): Promise<OutboxBacklog | undefined> {
-  if (!lastRead || Date.now() - lastRead.at > 1000) {
-    // The database down: the gauges keep their last value, the health check says why.
-    lastRead = { at: Date.now(), backlog: (backlogSource?.() ?? Promise.resolve(undefined)).catch(() => undefined) };
-  }
-  return lastRead.backlog;
-}
+/** The relay of this process answers the outbox gauges; one query answers both gauges of a scrape. */
+export const outboxBacklog = new ScrapedRead<OutboxBacklog>();
 
 processMetric(
   'petstore_outbox_backlog',
@@ -120,7 +115,7 @@ processMetric(
       name,
       help: 'Outbox rows not yet published to Kafka',
       async collect() {
-        const backlog = await readBacklog();
+        const backlog = await outboxBacklog.read();
         if (backlog) this.set(backlog.rows);
       },
     }),
@@ -133,7 +128,7 @@ processMetric(
       name,
       help: 'Age of the oldest outbox row not yet published (0 when none waits)',
       async collect() {
-        const backlog = await readBacklog();
+        const backlog = await outboxBacklog.read();
         if (backlog) this.set(backlog.oldestAgeSeconds);
       },
     }),

@@ -24,6 +24,12 @@ export interface ConsumerSettings {
   backoff: Backoff;
   /** Most messages of one partition handled in one transaction. */
   maxBatchSize: number;
+  /**
+   * How far beyond the highest publication number this consumer has applied from an outbox a
+   * new one may be (see `admit` in consumer-positions.ts, and docs/ARCHITECTURE.md): one further
+   * ahead is refused to the dead-letter topic instead of moving the position.
+   */
+  maxPublicationLead: number;
 }
 
 export interface MessagingOptions {
@@ -56,6 +62,10 @@ export const defaultConsumerSettings: ConsumerSettings = {
   maxAttempts: 5,
   backoff: { initialMs: 50, maxMs: 1000 },
   maxBatchSize: 500,
+  // Numbers an outbox may hand out that this consumer has not applied yet: about five minutes of
+  // the saga at its measured peak (docs/ARCHITECTURE.md, "Who may write an event, and a forged
+  // publication number").
+  maxPublicationLead: 1_000_000,
 };
 
 export const MESSAGING_OPTIONS = Symbol('MESSAGING_OPTIONS');

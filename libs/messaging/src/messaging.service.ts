@@ -142,7 +142,7 @@ export class MessagingService implements OnApplicationBootstrap, BeforeApplicati
         // A batch that fails falls back to single messages; a single one waits out a database outage.
         handle: (message) =>
           waitingForDatabase(
-            () => this.dispatcher.dispatchBatch([message]),
+            () => this.dispatcher.dispatchOne(message),
             (error, delay) => this.logger.warn(`Database unavailable (${error.message}); retrying the event in ${delay} ms`),
           ),
         handleBatch: (messages) => this.dispatcher.dispatchBatch(messages),

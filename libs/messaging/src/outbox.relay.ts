@@ -7,7 +7,7 @@ import { ListeningSession, executePrepared } from '@petstore/database';
 import type { Client } from 'pg';
 import { MessagingKafka } from './messaging-kafka';
 import {
-  answerOutboxBacklog,
+  outboxBacklog,
   relayPublishedEvents,
   relayPublishFailures,
   relayPublishSeconds,
@@ -95,7 +95,7 @@ export class OutboxRelay {
   start(): void {
     if (this.started) return;
     this.started = true;
-    answerOutboxBacklog(() => this.backlog());
+    outboxBacklog.answerWith(() => this.backlog());
     this.publisher.start();
     this.session.start();
   }

@@ -1,5 +1,5 @@
 import { register } from 'prom-client';
-import { rpcClientSeconds, rpcStatusOf, timeRpcCall } from './metrics';
+import { ScrapedRead, rpcClientSeconds, rpcStatusOf, timeRpcCall } from './metrics';
 
 const count = async (pattern: string, status: string): Promise<number> =>
   (await rpcClientSeconds.get()).values.find(
@@ -21,5 +21,24 @@ describe('timeRpcCall', () => {
     expect(rpcStatusOf({ code: 'ECONNRESET' })).toBe('ECONNRESET');
     expect(rpcStatusOf({ code: 'free text, unbounded' })).toBe('INTERNAL_ERROR');
     expect(rpcStatusOf(undefined)).toBe('INTERNAL_ERROR');
+  });
+});
+
+describe('ScrapedRead', () => {
+  it('shares one read between calls within its interval, reads again after it, and answers undefined for a failure or no source', async () => {
+    let reads = 0;
+    let fail = false;
+    const scraped = new ScrapedRead<number>(50);
+    expect(await scraped.read()).toBeUndefined();
+    scraped.answerWith(async () => {
+      reads++;
+      if (fail) throw new Error('database down');
+      return reads;
+    });
+    expect([await scraped.read(), await scraped.read()]).toEqual([1, 1]);
+    await new Promise((resolve) => setTimeout(resolve, 60));
+    fail = true;
+    expect(await scraped.read()).toBeUndefined();
+    expect(reads).toBe(2);
   });
 });

@@ -9,6 +9,34 @@ export function processMetric<M extends Metric>(name: string, create: (name: str
   return (register.getSingleMetric(name) as M | undefined) ?? create(name);
 }
 
+/**
+ * A database read behind gauges. The part of the process that can read it says so with
+ * `answerWith` (the last one started, in a test process that starts several services); the
+ * gauges' `collect` calls `read`, which queries at most once per `maxAgeMs`: the gauges of one
+ * scrape, and scrapes close together (several Prometheus servers), share one query. No source
+ * or a failed read answers undefined, so the gauges keep their last value (the health check
+ * says why).
+ */
+export class ScrapedRead<T> {
+  private source?: () => Promise<T>;
+  private last?: { at: number; value: Promise<T | undefined> };
+
+  constructor(private readonly maxAgeMs = 1000) {}
+
+  answerWith(source: (() => Promise<T>) | undefined): void {
+    this.source = source;
+    this.last = undefined;
+  }
+
+  read(): Promise<T | undefined> {
+    if (!this.last || Date.now() - this.last.at > this.maxAgeMs) {
+      const source = this.source;
+      this.last = { at: Date.now(), value: source ? source().catch(() => undefined) : Promise.resolve(undefined) };
+    }
+    return this.last.value;
+  }
+}
+
 /** From a millisecond to ten seconds: a cached read to a call that times out. */
 export const LATENCY_BUCKETS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
 

@@ -1,6 +1,7 @@
 import { findEventDefinition, serializeEnvelope, type EventEnvelope } from '@petstore/contracts';
 import { createIdempotentProducer, createKafkaClient, LogLevel, namespaced } from '@petstore/kafka';
 import type { Producer } from 'kafkajs';
+import type { ProbedMessage } from './event-probe';
 import { testKafkaBrokers } from './test-environment';
 
 /**
@@ -30,6 +31,18 @@ export class EventPublisher {
         messages: [{ key: envelope.key, value: serializeEnvelope(envelope) }],
       });
     }
+  }
+
+  /**
+   * Writes `envelope` with `headers` to the topic and partition where the probe saw `original`,
+   * as a tool holding that topic's credentials could: the forged events of the trust tests.
+   */
+  async writeBack(original: ProbedMessage, envelope: EventEnvelope, headers: Record<string, string>): Promise<void> {
+    await this.producer.send({
+      topic: namespaced(this.namespace, original.topic),
+      acks: -1,
+      messages: [{ partition: original.partition, key: original.key, value: serializeEnvelope(envelope), headers }],
+    });
   }
 
   async stop(): Promise<void> {

@@ -97,6 +97,7 @@ describe('Prometheus (deploy/observability)', () => {
       'PetstoreConsumerLagGrowing',
       'PetstoreDeadLetters',
       'PetstoreOrderDecisionSlow',
+      'PetstoreOrdersUndecided',
       'PetstoreOutboxStuck',
       'PetstoreRateLimitNotShared',
       'PetstoreTargetDown',
@@ -147,7 +148,7 @@ describe('Grafana (deploy/observability/grafana)', () => {
     }
   });
 
-  it('shows the saga: orders by outcome, decision p50/p99, consumer lag, outbox age and backlog, dead letters', () => {
+  it('shows the saga: orders by outcome, decision p50/p99, consumer lag, outbox age and backlog, dead letters, refusals, undecided orders', () => {
     const dashboard = JSON.parse(read('deploy/observability/grafana/dashboards/saga.json')) as { panels: Panel[] };
     const exprs = dashboard.panels.flatMap((panel) => (panel.targets ?? []).map((target) => target.expr)).join('\n');
     for (const needed of [
@@ -158,6 +159,8 @@ describe('Grafana (deploy/observability/grafana)', () => {
       'petstore_outbox_oldest_age_seconds',
       'petstore_outbox_backlog',
       'petstore_consumer_dead_lettered_total',
+      'petstore_consumer_refused_total',
+      'petstore_orders_oldest_placed_age_seconds',
     ]) {
       expect(exprs).toContain(needed);
     }

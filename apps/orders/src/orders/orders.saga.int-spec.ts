@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import {
   CatalogPatterns,
   InventoryPatterns,
@@ -13,6 +14,7 @@ import {
   StockReservationRejected,
   StockReserved,
   Topics,
+  deadLetterTopic,
   type Category,
   type EventEnvelope,
   type InventoryItem,
@@ -35,6 +37,7 @@ import {
   type RunningService,
 } from '@petstore/testing';
 import { Client } from 'pg';
+import { register } from 'prom-client';
 import type { OrdersConfig } from '../config';
 import { ordersRecipe } from '../testing/orders-recipe';
 
@@ -60,7 +63,13 @@ describe('order saga', () => {
   beforeAll(async () => {
     probe = await EventProbe.start({
       namespace,
-      topics: [Topics.catalogPet, Topics.ordersOrder, Topics.inventoryStock, Topics.inventoryPetStatus],
+      topics: [
+        Topics.catalogPet,
+        Topics.ordersOrder,
+        Topics.inventoryStock,
+        Topics.inventoryPetStatus,
+        deadLetterTopic('orders'),
+      ],
     });
     publisher = await EventPublisher.start(namespace);
     catalog = await startBuiltService('catalog', { namespace, databaseUrl: testDatabaseUrl('catalog_for_orders') });
@@ -494,6 +503,65 @@ describe('order saga', () => {
       const page = await orders.send<Page<Order>>(OrdersPatterns.listOrders, { petId, limit: 100, after: 0 });
       const count = (status: Order['status']) => page.items.filter((order) => order.status === status).length;
       expect([count('approved'), count('rejected')]).toEqual([10, 40]);
+    });
+  });
+
+  describe('forged events', () => {
+    /** What this process's orders service exports on /metrics. */
+    async function metricValue(name: string, labels: Record<string, string> = {}): Promise<number | undefined> {
+      const values = (await register.getSingleMetric(name)?.get())?.values ?? [];
+      return values.find((one) => Object.entries(labels).every(([key, value]) => one.labels[key] === value))?.value;
+    }
+    const refused = async (reason: string) =>
+      (await metricValue('petstore_consumer_refused_total', { topic: `${namespace}${Topics.inventoryStock}`, reason })) ?? 0;
+    const deadLettered = (eventId: string) =>
+      probe.waitForMessage((m) => m.topic === deadLetterTopic('orders') && m.envelope?.eventId === eventId);
+
+    it('stop no decision: one in a foreign name and one numbered far ahead are refused, the real ones after them applied', async () => {
+      const [foreignBefore, implausibleBefore] = [await refused('foreign-producer'), await refused('implausible-publication-number')];
+      const petId = await seedPet('available', 10);
+      const { order: first } = await place(petId, 1);
+      await orderBecomes(first.id, 'approved');
+      const decision = await probe.waitForMessage(
+        (m) => m.envelope !== undefined && StockReserved.is(m.envelope) && m.envelope.payload['orderId'] === first.id,
+      );
+      const original = decision.envelope as EventEnvelope;
+
+      // The last decision written back to its partition under a fresh id: once numbered far
+      // ahead of anything inventory published, once in orders' own name.
+      const farAhead = { ...original, eventId: randomUUID() };
+      await publisher.writeBack(decision, farAhead, { ...decision.headers, 'outbox-seq': '900000000000000' });
+      const foreign = { ...original, eventId: randomUUID(), producer: 'orders' };
+      await publisher.writeBack(decision, foreign, { 'event-type': original.type, 'event-id': foreign.eventId });
+
+      const after = [];
+      for (let i = 0; i < 3; i++) after.push((await place(petId, 2)).order);
+      for (const order of after) await orderBecomes(order.id, 'approved');
+      expect(await item(petId)).toEqual({ petId, quantity: 3, status: 'available' });
+      expect(await getOrder(first.id)).toMatchObject({ status: 'approved' });
+
+      const [deadFarAhead, deadForeign] = [await deadLettered(farAhead.eventId), await deadLettered(foreign.eventId)];
+      expect(deadFarAhead.headers['dead-letter-error']).toMatch(/^implausible-publication-number: publication number 900000000000000 /);
+      expect(deadForeign.headers['dead-letter-error']).toBe(
+        `foreign-producer: producer 'orders' does not own ${Topics.inventoryStock} (its owner is inventory)`,
+      );
+      expect([await refused('foreign-producer'), await refused('implausible-publication-number')]).toEqual([
+        foreignBefore + 1,
+        implausibleBefore + 1,
+      ]);
+    });
+
+    it('exports the age of the oldest order still placed, and 0 once every order is decided', async () => {
+      const [row] = await orders.sql<{ id: string }>(
+        `insert into store_order (pet_id, quantity, created_at) values (?, 1, now() - interval '10 minutes') returning id`,
+        [await seedPet('available', 1)],
+      );
+      try {
+        await eventually(async () => expect(await metricValue('petstore_orders_oldest_placed_age_seconds')).toBeGreaterThanOrEqual(600));
+      } finally {
+        await orders.sql(`update store_order set status = 'cancelled' where id = ?`, [row.id]);
+      }
+      await eventually(async () => expect(await metricValue('petstore_orders_oldest_placed_age_seconds')).toBe(0));
     });
   });
 

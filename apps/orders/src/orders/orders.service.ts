@@ -1,6 +1,6 @@
 import { LockMode } from '@mikro-orm/core';
 import { EntityManager, type FilterQuery } from '@mikro-orm/postgresql';
-import { Injectable } from '@nestjs/common';
+import { Injectable, type OnModuleDestroy, type OnModuleInit } from '@nestjs/common';
 import {
   ORDER_QUANTITY,
   OrderCancelled,
@@ -23,6 +23,7 @@ import {
   type PlaceOrderCommand,
   type PlaceOrderResult,
 } from '@petstore/contracts';
+import { executePrepared } from '@petstore/database';
 import { OutboxWriter, TransactionHooks, outboxRow } from '@petstore/messaging';
 import { DomainError, pageCursor, pageLimit, pageOf, parsePathId } from '@petstore/service-kit';
 import { ORDERS_PRODUCER } from '../config';
@@ -33,7 +34,11 @@ import { Order } from './order.entity';
 import { nextStatus, type OrderAction } from './order-transitions';
 import { toOrderView } from './order.view';
 import { insertOrders, Placements } from './placements';
-import { ordersCancelled, ordersPlaced } from './orders.metrics';
+import { oldestPlacedOrder, ordersCancelled, ordersPlaced } from './orders.metrics';
+
+const OLDEST_PLACED_AGE = `
+  select extract(epoch from now() - created_at)::float8 as age
+    from store_order where status = 'placed' order by id limit 1`;
 
 /** OrderPlaced is built before the database gives the order its id: this stands in for it (see insertForKnownPet). */
 const ORDER_ID_STAND_IN = 1;
@@ -56,7 +61,7 @@ function orderNotFound(id: string | number): DomainError {
  * one per message); what other services' events do to orders is OrderSagaService's.
  */
 @Injectable()
-export class OrdersService {
+export class OrdersService implements OnModuleInit, OnModuleDestroy {
   constructor(
     private readonly em: EntityManager,
     private readonly outbox: OutboxWriter,
@@ -66,6 +71,24 @@ export class OrdersService {
     private readonly waits: DecisionWaits,
     private readonly placements: Placements,
   ) {}
+
+  onModuleInit(): void {
+    oldestPlacedOrder.answerWith(() => this.oldestPlacedAgeSeconds());
+  }
+
+  onModuleDestroy(): void {
+    oldestPlacedOrder.answerWith(undefined);
+  }
+
+  /**
+   * Seconds the oldest order still `placed` has waited for its decision, 0 when none waits. Ids
+   * grow with placement, so the first entry of the status index under 'placed' is the oldest:
+   * one index probe, however many orders there are.
+   */
+  async oldestPlacedAgeSeconds(): Promise<number> {
+    const [oldest] = await executePrepared<{ age: number }>(this.em.fork(), OLDEST_PLACED_AGE);
+    return oldest ? Math.max(0, oldest.age) : 0;
+  }
 
   async place({ order: input, idempotency, requestId, waitSeconds }: PlaceOrderCommand): Promise<PlaceOrderResult> {
     const fields = newOrderFields(input);

@@ -11,6 +11,7 @@ import {
   StockReleased,
   StockReservationRejected,
   StockReserved,
+  TOPIC_OWNERS,
   Topics,
   allTopics,
   causedBy,
@@ -170,6 +171,15 @@ describe('event contracts', () => {
       'inventory.dead-letter.v1',
     ]);
     expect(deadLetterTopic('orders')).toBe('orders.dead-letter.v1');
+  });
+
+  it('names one owner per event topic, the service that publishes its events', () => {
+    expect(Object.fromEntries(TOPIC_OWNERS)).toEqual({
+      [Topics.catalogPet]: 'catalog',
+      [Topics.ordersOrder]: 'orders',
+      [Topics.inventoryStock]: 'inventory',
+      [Topics.inventoryPetStatus]: 'inventory',
+    });
   });
 });
 

@@ -46,3 +46,20 @@ export const EVENT_SERVICES: Readonly<Record<EventService, EventParticipation>> 
  */
 export const OrderDecided = [StockReserved, StockReservationRejected] as const;
 export type OrderDecidedDefinition = (typeof OrderDecided)[number];
+
+/**
+ * The one service that publishes on each topic. A consumer refuses an event whose envelope names
+ * another producer (Kafka's ACLs keep other services off the topic; this catches a tool or a
+ * credential that may write there by mistake). Throws at load if two services publish on one topic.
+ */
+export const TOPIC_OWNERS: ReadonlyMap<string, EventService> = (() => {
+  const owners = new Map<string, EventService>();
+  for (const [service, { publishes }] of Object.entries(EVENT_SERVICES) as [EventService, EventParticipation][]) {
+    for (const { topic } of publishes) {
+      const owner = owners.get(topic);
+      if (owner && owner !== service) throw new Error(`${topic} is published by both ${owner} and ${service}`);
+      owners.set(topic, service);
+    }
+  }
+  return owners;
+})();
