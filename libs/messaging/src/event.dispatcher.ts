@@ -28,6 +28,8 @@ import { contextFromCarrier, messagingTracer, withCauseContexts } from './trace-
 
 /** A publication number as the contract writes it; one that is not is treated as absent. */
 const PUBLICATION_SEQ = new RegExp(EventHeaders.publicationSeq.pattern);
+/** Its source likewise: one that is no UUID would fail the position query of its whole batch. */
+const PUBLICATION_SOURCE = new RegExp(EventHeaders.publicationSource.pattern);
 
 type AnyHandler = EventHandlerOf<AnyEventDefinition>;
 
@@ -205,7 +207,7 @@ export class EventDispatcher {
     const source = message.headers[PUBLICATION_NUMBER_HEADERS.source];
     const seqHeader = message.headers[PUBLICATION_NUMBER_HEADERS.seq];
     const seq = seqHeader !== undefined && PUBLICATION_SEQ.test(seqHeader) ? Number(seqHeader) : undefined;
-    const numbered = source !== undefined && seq !== undefined ? { source, seq } : {};
+    const numbered = source !== undefined && PUBLICATION_SOURCE.test(source) && seq !== undefined ? { source, seq } : {};
     const typeHeader = message.headers[EVENT_HEADERS.type];
     // Topics carry several event types; the ones this service does not handle are not its business.
     if (typeHeader !== undefined && !this.routes.has(typeHeader)) {

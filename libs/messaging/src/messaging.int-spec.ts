@@ -480,6 +480,17 @@ describe('messaging (outbox relay and idempotent consumer) against PostgreSQL an
       ).toEqual([]);
     });
 
+    it('treats an outbox source that is no UUID as absent: the event is applied once, by its id, with the rest of its batch', async () => {
+      const event = orderPlaced(706);
+      const next = orderPlaced(706);
+      const malformed = numberedBy('-'.repeat(36));
+      await rawProducer.send({ topic: ordersTopic, messages: [malformed(event, 7), malformed(event, 7), numberedBy('00000000-0000-4000-8000-000000000006')(next, 1)] });
+
+      await probe.waitFor(answerTo(next));
+      expect(await effects(event.eventId)).toHaveLength(1);
+      expect(await effects(next.eventId)).toHaveLength(1);
+    });
+
     it('dead-letters malformed messages at once and carries on with the partition', async () => {
       const invalidPayload = { ...orderPlaced(702), payload: { orderId: 1, petId: 702, quantity: 0 } };
       const notForThisService = OrderCancelled.create(

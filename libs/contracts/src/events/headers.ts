@@ -31,7 +31,7 @@ export const EventHeaders = {
       'a consumer drops a number at or below the highest it applied for that source and partition. ' +
       'Absent on a replayed event, which is deduplicated by its event id instead.',
     always: false,
-    pattern: '^[0-9a-f-]{36}$',
+    pattern: '^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$',
   },
   publicationSeq: {
     name: 'outbox-seq',
