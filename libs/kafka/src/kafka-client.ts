@@ -50,6 +50,19 @@ export function kafkaSecurityFromEnv(env: Env = process.env): KafkaSecurity {
   return security;
 }
 
+/**
+ * The credentials of `principal` as scripts/kafka.sh keeps them in its secrets folder
+ * (KAFKA_SECRETS_DIR): `<principal>.password` and the CA, `ca.pem`. For the tools and tests that
+ * act as several principals; a service has its own from KAFKA_SASL_PASSWORD_FILE.
+ */
+export function principalSecurity(secretsDir: string, principal: string): KafkaSecurity {
+  return kafkaSecurityFromEnv({
+    [KAFKA_SECURITY_VARIABLES.username]: principal,
+    [KAFKA_SECURITY_VARIABLES.passwordFile]: `${secretsDir}/${principal}.password`,
+    [KAFKA_SECURITY_VARIABLES.tlsCaFile]: `${secretsDir}/ca.pem`,
+  });
+}
+
 function readSecretFile(env: Env, variable: string, requiredBecause: string): string {
   const file = env[variable]?.trim();
   if (!file) throw new ConfigError(variable, `is required when ${requiredBecause}`);
