@@ -1,5 +1,6 @@
 import { allTopics, kafkaAccessTable, type KafkaAcl, type KafkaOperation } from '@petstore/contracts';
 import { AclOperationTypes, AclPermissionTypes, AclResourceTypes, ResourcePatternTypes, type Admin, type AclEntry } from 'kafkajs';
+import { processLogger } from '@petstore/observability';
 import { namespaced } from './namespace';
 import { provisionTopics, topicSettingsFromEnv, type TopicSettings } from './provision-topics';
 
@@ -37,5 +38,11 @@ export async function provisionKafka(admin: Admin, namespace = '', settings: Top
     allTopics().map((topic) => namespaced(namespace, topic)),
     settings,
   );
-  await admin.createAcls({ acl: aclEntries(namespace) });
+  try {
+    await admin.createAcls({ acl: aclEntries(namespace) });
+  } catch (error) {
+    // A broker without an authorizer (compose's, until it has one) enforces no ACL at all.
+    if ((error as { type?: string }).type !== 'SECURITY_DISABLED') throw error;
+    processLogger().warn({ context: 'kafka-provision' }, 'The broker has no authorizer: every client may do anything');
+  }
 }
