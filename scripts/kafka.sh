@@ -328,14 +328,16 @@ set_scram_credential() {
   rm -f "$config" "$config.err"
 }
 
-# Gives every principal its credential, unless this broker has them all already. Also what
-# upgrades a broker whose data was formatted before authentication: its data stays.
+# Gives every principal its credential, unless this broker has them all already, with these
+# passwords (their digest is recorded, never they). Also what upgrades a broker whose data was
+# formatted before authentication: its data stays.
 ensure_scram_users() {
-  local wanted principal
-  wanted=$(principals)
+  local principals principal wanted
+  principals=$(principals)
+  wanted="$principals $(for principal in $principals; do cat "$SECRETS_DIR/$principal.password"; done | sha256sum | cut -c1-16)"
   [[ -f $SCRAM_USERS_FILE && $(<"$SCRAM_USERS_FILE") == "$wanted" ]] && return 0
-  log "giving the principals their SCRAM credentials: $wanted"
-  for principal in $wanted; do
+  log "giving the principals their SCRAM credentials: $principals"
+  for principal in $principals; do
     set_scram_credential "$principal" "$SECRETS_DIR/$principal.password"
   done
   echo "$wanted" >"$SCRAM_USERS_FILE"
