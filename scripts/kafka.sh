@@ -433,6 +433,12 @@ cmd_wait() {
 # launched before any is waited for, since none serves until a majority runs.
 ALREADY_RUNNING=false
 cmd_launch() {
+  # A broker of this script started before authentication (its rendered config is the one it
+  # runs with) is restarted with it; its data stays.
+  if broker_pid >/dev/null && ! grep -q '^listeners=SASL_SSL:' "$SERVER_PROPERTIES" 2>/dev/null; then
+    log "the broker on $HOST:$PORT runs without authentication: restarting it with it"
+    cmd_stop
+  fi
   if port_open "$PORT"; then
     log "something already answers on $HOST:$PORT; assuming it is Kafka, not starting another broker"
     ALREADY_RUNNING=true
