@@ -62,7 +62,7 @@ async function main() {
 
   const namespace = `bench-${randomBytes(4).toString('hex')}.`;
   const layout = stackLayout({ offset: 20_000, databaseSuffix: '_bench', namespace });
-  await deleteBenchTopics(layout.envs.orders.KAFKA_BROKERS);
+  await deleteBenchTopics(layout);
   const extraEnv = {
     NODE_ENV: 'production',
     LOG_LEVEL: 'warn',
@@ -192,7 +192,7 @@ async function main() {
     for (const helper of helpers) await helper.stop().catch(() => undefined);
     await ordersDb.end();
     await running.stop();
-    await deleteBenchTopics(layout.envs.orders.KAFKA_BROKERS);
+    await deleteBenchTopics(layout);
   }
   if (SECTIONS.has('cluster')) results.cluster = await benchCluster({ capacity, atRate, sagaStages, startSagaFloor, extraEnv, log });
   results.environment = await environment();
@@ -332,13 +332,21 @@ async function readPath(layout, category, processes, baselineOptions) {
 }
 
 /**
+ * The bench's own client, as the administrator: it creates and deletes the topics of its
+ * namespaces and reads the stack's. The stack's processes are each their own principal.
+ */
+function benchKafka(layout, clientId) {
+  return new Kafka({ clientId, brokers: layout.envs.orders.KAFKA_BROKERS.split(','), logLevel: logLevel.ERROR, ...stack.kafkaClientAuth(layout.kafkaSecrets, 'admin') });
+}
+
+/**
  * Deletes the topics of bench runs (`bench-<8 hex>.` namespaces) from the everyday broker, this
  * run's at its end and any a failed run left. Left there, every run would add ~90 partitions, and
  * a broker's fetches walk all the partitions it holds, so each run would measure a slower broker
  * than the one before.
  */
-async function deleteBenchTopics(brokers) {
-  const admin = new Kafka({ clientId: 'bench-cleanup', brokers: brokers.split(','), logLevel: logLevel.ERROR }).admin();
+async function deleteBenchTopics(layout) {
+  const admin = benchKafka(layout, 'bench-cleanup').admin();
   await admin.connect();
   try {
     const topics = (await admin.listTopics()).filter((topic) => /^bench-[0-9a-f]{8}\./.test(topic));
@@ -365,7 +373,7 @@ async function startSagaFloor(layout, namespace, petIds, topics = { numPartition
     await admin.query(`create database "${name}"`);
   }
   await admin.end();
-  const kafka = new Kafka({ clientId: 'bench-floor', brokers: layout.envs.orders.KAFKA_BROKERS.split(','), logLevel: logLevel.ERROR });
+  const kafka = benchKafka(layout, 'bench-floor');
   const kafkaAdmin = kafka.admin();
   await kafkaAdmin.connect();
   const names = ['floor.orders', 'floor.stock'].map((topic) => `${namespace}${topic}`);
@@ -383,7 +391,14 @@ async function startSagaFloor(layout, namespace, petIds, topics = { numPartition
   await kafkaAdmin.disconnect();
   const start = (role) => {
     const child = fork(path.join(ROOT, 'scripts/bench/saga-floor.cjs'), [role], {
-      env: { ...process.env, DATABASE_URL: urls[role], KAFKA_BROKERS: layout.envs.orders.KAFKA_BROKERS, NAMESPACE: namespace, PORT: String(SAGA_FLOOR_PORT) },
+      env: {
+        ...process.env,
+        ...stack.kafkaCredentials(layout.kafkaSecrets, 'admin'),
+        DATABASE_URL: urls[role],
+        KAFKA_BROKERS: layout.envs.orders.KAFKA_BROKERS,
+        NAMESPACE: namespace,
+        PORT: String(SAGA_FLOOR_PORT),
+      },
     });
     return { child, ready: new Promise((resolve, reject) => { child.once('message', resolve); child.once('exit', (code) => reject(new Error(`saga floor ${role} exited (${code})`))); }) };
   };
@@ -491,7 +506,7 @@ async function sagaStages(layout, namespace, since) {
 
 /** When the relays sent each order's events (the Kafka message timestamp, set by the producer), from `fromMs` on. */
 async function sentAt(layout, namespace, fromMs, topics) {
-  const kafka = new Kafka({ clientId: 'bench-stages', brokers: layout.envs.orders.KAFKA_BROKERS.split(','), logLevel: logLevel.ERROR });
+  const kafka = benchKafka(layout, 'bench-stages');
   const admin = kafka.admin();
   await admin.connect();
   const ranges = [];

@@ -85,7 +85,7 @@ async function runSingle(running) {
   stack.ensureKafka(CHAOS_KAFKA);
   const namespace = `chaos-${randomBytes(4).toString('hex')}.`;
   const brokers = `127.0.0.1:${CHAOS_KAFKA.port}`;
-  const layout = stack.stackLayout({ offset: 25_000, databaseSuffix: '_chaos', namespace, kafkaBrokers: brokers });
+  const layout = stack.stackLayout({ offset: 25_000, databaseSuffix: '_chaos', namespace, kafkaBrokers: brokers, kafkaSecrets: stack.kafkaSecretsDir(CHAOS_KAFKA) });
   await stack.dropDatabases(layout);
   stack.runMigrations(layout, EXTRA_ENV);
   const chaosStack = new ChaosStack(layout, { extraEnv: EXTRA_ENV, output: stackLog('chaos-stack.log') });
@@ -172,7 +172,7 @@ async function waitUntilAllReady(chaosStack, names) {
 /** Each scenario on fresh pets under the order load, then the invariants. */
 async function runScenarios(scenarios, { chaosStack, layout, namespace, brokers, waitReady, restore, reads = false }) {
   const api = new Api(layout.urls.gateway, API_KEY);
-  const kafka = chaosKafka(brokers);
+  const kafka = chaosKafka(brokers, layout.kafkaSecrets);
   const producer = kafka.producer();
   const poisoned = new Set();
   const results = [];

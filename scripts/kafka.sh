@@ -7,6 +7,8 @@
 #   scripts/kafka.sh status   exit 0 if the broker port answers
 #   scripts/kafka.sh wait     wait until the broker answers a metadata request
 #   scripts/kafka.sh reset    stop and delete all broker data
+#   scripts/kafka.sh rotate <principal>
+#                             give a principal a new SCRAM password (docs/OPERATIONS.md, Rotation)
 #
 #   scripts/kafka.sh cluster {start|stop|status|wait|reset}
 #                             the same for a cluster of three KRaft nodes (each broker and
@@ -17,6 +19,8 @@
 # Environment:
 #   KAFKA_PORT             client listener port        (default 9092)
 #   KAFKA_CONTROLLER_PORT  KRaft controller port       (default 9093)
+#   KAFKA_INTERNAL_PORT    the nodes' own listener     (default KAFKA_PORT + 2; mutual TLS)
+#   KAFKA_SECRETS_DIR      CA, node certificate, SCRAM passwords (default $KAFKA_DATA_DIR/secrets)
 #   KAFKA_WAIT_TIMEOUT     readiness timeout, seconds  (default 90)
 #   PETSTORE_CACHE         cache root                  (default ~/.cache/petstore)
 #   KAFKA_DATA_DIR         broker data, pid and logs   (default $PETSTORE_CACHE/kafka-data)
@@ -30,6 +34,13 @@
 # Nothing is written inside the repository: jars live in
 # $PETSTORE_CACHE/kafka-<version>/libs, data, pid file, rendered config and
 # logs in $PETSTORE_CACHE/kafka-data.
+#
+# Every client authenticates: TLS, then SCRAM-SHA-512 as one of the principals of libs/contracts'
+# Kafka access table (kafka-access.ts) or as `admin`. On first start this script makes a CA, the
+# node's certificate and a random password per principal, in files of mode 0600 under
+# KAFKA_SECRETS_DIR (<principal>.password, ca.pem), and gives each principal its SCRAM credential;
+# a broker whose data predates authentication gets them the same way, keeping its data. The ACLs
+# and topics are provisioning's (tools/stack), done as `admin`.
 set -euo pipefail
 
 readonly KAFKA_VERSION=3.9.2
@@ -45,6 +56,7 @@ readonly CLUSTER_ID=cGV0c3RvcmUta2Fma2EtMQ
 readonly HOST=127.0.0.1
 readonly PORT=${KAFKA_PORT:-9092}
 readonly CONTROLLER_PORT=${KAFKA_CONTROLLER_PORT:-9093}
+readonly INTERNAL_PORT=${KAFKA_INTERNAL_PORT:-$((PORT + 2))}
 readonly WAIT_TIMEOUT=${KAFKA_WAIT_TIMEOUT:-90}
 # Set by cluster mode for each node it runs; a lone broker is node 1 of a quorum of one.
 readonly NODE_ID=${KAFKA_NODE_ID:-1}
@@ -58,12 +70,14 @@ else
   readonly HEAP_OPTS=${KAFKA_HEAP_OPTS:--Xms256m -Xmx512m}
 fi
 
-for port in "$PORT" "$CONTROLLER_PORT"; do
+for port in "$PORT" "$CONTROLLER_PORT" "$INTERNAL_PORT"; do
   [[ $port =~ ^[0-9]+$ ]] || { echo "[kafka] ERROR: invalid port '$port'" >&2; exit 2; }
 done
-[[ $PORT != "$CONTROLLER_PORT" ]] || { echo "[kafka] ERROR: KAFKA_PORT and KAFKA_CONTROLLER_PORT must differ" >&2; exit 2; }
+[[ $(printf '%s\n' "$PORT" "$CONTROLLER_PORT" "$INTERNAL_PORT" | sort -u | wc -l) == 3 ]] ||
+  { echo "[kafka] ERROR: KAFKA_PORT, KAFKA_CONTROLLER_PORT and KAFKA_INTERNAL_PORT must differ" >&2; exit 2; }
 
 readonly SCRIPT_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+readonly ROOT_DIR=$(dirname "$SCRIPT_DIR")
 readonly TEMPLATE=$SCRIPT_DIR/kafka/server.properties.template
 readonly LOG4J_CONFIG=$SCRIPT_DIR/kafka/log4j.properties
 
@@ -80,6 +94,11 @@ readonly LOG_DIRS=$DATA_DIR/kraft-logs
 readonly SERVER_PROPERTIES=$DATA_DIR/server.properties
 readonly PID_FILE=$DATA_DIR/kafka.pid
 readonly LOG_FILE=$DATA_DIR/broker.log
+readonly SECRETS_DIR=${KAFKA_SECRETS_DIR:-$DATA_DIR/secrets}
+# How the node's own tools (readiness, SCRAM credentials) connect: INTERNAL, as the node.
+readonly NODE_CLIENT_CONFIG=$SECRETS_DIR/node-client.properties
+# The principals whose SCRAM credentials this broker holds, as last given (skips the JVMs when unchanged).
+readonly SCRAM_USERS_FILE=$DATA_DIR/scram-users
 # JVM stdout/stderr (crashes before log4j is configured, OOM messages, ...).
 readonly OUT_FILE=$DATA_DIR/broker.out
 # Per broker (the nodes of a cluster start and stop side by side); fetching the jars has its own.
@@ -233,6 +252,8 @@ EOF
 render_config() {
   mkdir -p "$DATA_DIR" "$LOG_DIRS"
   sed -e "s|@KAFKA_PORT@|$PORT|g" \
+      -e "s|@KAFKA_INTERNAL_PORT@|$INTERNAL_PORT|g" \
+      -e "s|@SECRETS_DIR@|$SECRETS_DIR|g" \
       -e "s|@KAFKA_CONTROLLER_PORT@|$CONTROLLER_PORT|g" \
       -e "s|@LOG_DIRS@|$LOG_DIRS|g" \
       -e "s|@NODE_ID@|$NODE_ID|g" \
@@ -241,6 +262,85 @@ render_config() {
       -e "s|@MIN_INSYNC_REPLICAS@|$MIN_INSYNC_REPLICAS|g" \
       -e "s|@OFFSETS_PARTITIONS@|$OFFSETS_PARTITIONS|g" \
       "$TEMPLATE" >"$SERVER_PROPERTIES"
+}
+
+# Every principal of libs/contracts' Kafka access table, and the administrator.
+principals() {
+  (cd "$ROOT_DIR" && node -r @swc-node/register -e \
+    "const access = require('./libs/contracts/src/events/kafka-access'); console.log([access.KAFKA_ADMIN_PRINCIPAL, ...access.kafkaPrincipals()].join(' '))")
+}
+
+# The CA, the node's certificate (for 127.0.0.1, both server and client: the nodes authenticate to
+# each other with it) and a password per principal, each made once. Nothing of it is printed.
+ensure_secrets() {
+  (umask 077 && mkdir -p "$SECRETS_DIR")
+  exec 7>"$SECRETS_DIR.lock"
+  flock 7
+  (
+    umask 077
+    cd "$SECRETS_DIR"
+    if [[ ! -s ca.pem ]]; then
+      openssl genpkey -algorithm EC -pkeyopt ec_paramgen_curve:P-256 -out ca.key 2>/dev/null
+      openssl req -x509 -new -key ca.key -subj /CN=petstore-kafka-ca -days 3650 -out ca.pem \
+        -addext basicConstraints=critical,CA:TRUE -addext keyUsage=critical,keyCertSign,cRLSign 2>/dev/null
+      rm -f node.pem
+    fi
+    if [[ ! -s node.pem ]]; then
+      issue_node_certificate
+    fi
+    local principal
+    for principal in $(principals); do
+      [[ -s $principal.password ]] || openssl rand -hex 24 >"$principal.password"
+    done
+    printf '%s\n' security.protocol=SSL ssl.keystore.type=PEM "ssl.keystore.location=$SECRETS_DIR/node.pem" \
+      ssl.truststore.type=PEM "ssl.truststore.location=$SECRETS_DIR/ca.pem" >"$NODE_CLIENT_CONFIG"
+  ) || { err "making the CA, certificates or passwords in $SECRETS_DIR failed"; exit 1; }
+  exec 7>&-
+}
+
+# node.pem: a new key and its certificate, signed by the CA; in the working directory (the secrets).
+issue_node_certificate() {
+  openssl genpkey -algorithm EC -pkeyopt ec_paramgen_curve:P-256 -out node.key.new 2>/dev/null
+  openssl req -new -key node.key.new -subj /CN=petstore-kafka-node -out node.csr 2>/dev/null
+  openssl x509 -req -in node.csr -CA ca.pem -CAkey ca.key -set_serial "0x$(openssl rand -hex 16)" -days 825 \
+    -extfile <(printf '%s\n' 'subjectAltName=IP:127.0.0.1,DNS:localhost' 'extendedKeyUsage=serverAuth,clientAuth' 'basicConstraints=CA:FALSE') \
+    -out node.crt 2>/dev/null
+  cat node.key.new node.crt >node.pem.new
+  mv node.pem.new node.pem
+  rm -f node.key.new node.csr node.crt
+}
+
+# One principal's SCRAM-SHA-512 credential, from its password file. The password goes to the
+# tool in a file (mode 0600, removed after), never in its arguments, which `ps` shows to everyone.
+set_scram_credential() {
+  local principal=$1 password_file=$2 config
+  config=$(umask 077 && mktemp "$SECRETS_DIR/.scram.XXXXXX")
+  printf 'SCRAM-SHA-512=iterations=8192,password=%s\n' "$(<"$password_file")" >"$config"
+  if ! java "${SHORT_JVM_OPTS[@]}" -cp "$LIBS_DIR/*" -Dlog4j.configuration="file:$TOOLS_LOG4J_CONFIG" \
+      kafka.admin.ConfigCommand --bootstrap-server "$HOST:$INTERNAL_PORT" --command-config "$NODE_CLIENT_CONFIG" \
+      --alter --entity-type users --entity-name "$principal" --add-config-file "$config" >/dev/null 2>"$config.err"; then
+    rm -f "$config"
+    err "setting the SCRAM credential of $principal failed:"
+    grep -v -i password "$config.err" | tail -n 5 >&2
+    rm -f "$config.err"
+    exit 1
+  fi
+  rm -f "$config" "$config.err"
+}
+
+# Gives every principal its credential, unless this broker has them all already, with these
+# passwords (their digest is recorded, never they). Also what upgrades a broker whose data was
+# formatted before authentication: its data stays.
+ensure_scram_users() {
+  local principals principal wanted
+  principals=$(principals)
+  wanted="$principals $(for principal in $principals; do cat "$SECRETS_DIR/$principal.password"; done | sha256sum | cut -c1-16)"
+  [[ -f $SCRAM_USERS_FILE && $(<"$SCRAM_USERS_FILE") == "$wanted" ]] && return 0
+  log "giving the principals their SCRAM credentials: $principals"
+  for principal in $principals; do
+    set_scram_credential "$principal" "$SECRETS_DIR/$principal.password"
+  done
+  echo "$wanted" >"$SCRAM_USERS_FILE"
 }
 
 format_storage() {
@@ -289,8 +389,9 @@ broker_answers() {
   timeout 30 java "${SHORT_JVM_OPTS[@]}" \
     -cp "$LIBS_DIR/*" \
     -Dlog4j.configuration="file:$TOOLS_LOG4J_CONFIG" \
-    kafka.admin.BrokerApiVersionsCommand --bootstrap-server "$HOST:$PORT" 2>/dev/null \
-    | grep -q "^$HOST:$PORT "
+    kafka.admin.BrokerApiVersionsCommand --bootstrap-server "$HOST:$INTERNAL_PORT" \
+    --command-config "$NODE_CLIENT_CONFIG" 2>/dev/null \
+    | grep -q "^$HOST:$INTERNAL_PORT "
 }
 
 cmd_wait() {
@@ -332,6 +433,12 @@ cmd_wait() {
 # launched before any is waited for, since none serves until a majority runs.
 ALREADY_RUNNING=false
 cmd_launch() {
+  # A broker of this script started before authentication (its rendered config is the one it
+  # runs with) is restarted with it; its data stays.
+  if broker_pid >/dev/null && ! grep -q '^listeners=SASL_SSL:' "$SERVER_PROPERTIES" 2>/dev/null; then
+    log "the broker on $HOST:$PORT runs without authentication: restarting it with it"
+    cmd_stop
+  fi
   if port_open "$PORT"; then
     log "something already answers on $HOST:$PORT; assuming it is Kafka, not starting another broker"
     ALREADY_RUNNING=true
@@ -356,6 +463,7 @@ cmd_launch() {
     fi
     fetch_libs
     write_tools_log4j
+    ensure_secrets
     render_config
     rm -f "$PID_FILE"
     format_storage
@@ -368,7 +476,20 @@ cmd_launch() {
 cmd_start() {
   cmd_launch
   # A broker that already answers was waited for by whoever started it.
-  $ALREADY_RUNNING || cmd_wait
+  $ALREADY_RUNNING || { cmd_wait && ensure_scram_users; }
+}
+
+# A new random password for one principal: its SCRAM credential changes at once (connections
+# already open stay up), then its password file. Clients read the file when they start.
+cmd_rotate() {
+  local principal=${1:-}
+  [[ $principal =~ ^[a-z-]+$ && -s $SECRETS_DIR/$principal.password ]] || { err "no principal '$principal' in $SECRETS_DIR"; exit 2; }
+  [[ -f $LIBS_MARKER ]] || fetch_libs
+  write_tools_log4j
+  (umask 077 && openssl rand -hex 24 >"$SECRETS_DIR/$principal.password.new")
+  set_scram_credential "$principal" "$SECRETS_DIR/$principal.password.new"
+  mv "$SECRETS_DIR/$principal.password.new" "$SECRETS_DIR/$principal.password"
+  log "rotated the password of $principal; restart its processes to use it"
 }
 
 cmd_stop() {
@@ -446,13 +567,14 @@ cluster_addresses() {
 
 # Runs this script's single-broker `command` as cluster node n.
 on_node() {
-  local n=$1 command=$2
+  local n=$1
+  shift
   [[ $n =~ ^[1-3]$ ]] || { err "cluster node must be 1, 2 or 3, not '$n'"; exit 2; }
   local port
   port=$(node_port "$n")
-  KAFKA_NODE_ID=$n KAFKA_PORT=$port KAFKA_CONTROLLER_PORT=$((port + 1)) \
-    KAFKA_DATA_DIR=$CLUSTER_DATA_DIR/node-$n KAFKA_QUORUM_VOTERS=$(cluster_addresses 1 @) \
-    KAFKA_CLUSTER_NODES=$CLUSTER_SIZE bash "${BASH_SOURCE[0]}" "$command"
+  KAFKA_NODE_ID=$n KAFKA_PORT=$port KAFKA_CONTROLLER_PORT=$((port + 1)) KAFKA_INTERNAL_PORT=$((port + 2)) \
+    KAFKA_DATA_DIR=$CLUSTER_DATA_DIR/node-$n KAFKA_SECRETS_DIR=$CLUSTER_DATA_DIR/secrets KAFKA_QUORUM_VOTERS=$(cluster_addresses 1 @) \
+    KAFKA_CLUSTER_NODES=$CLUSTER_SIZE bash "${BASH_SOURCE[0]}" "$@"
 }
 
 on_every_node() {
@@ -466,6 +588,8 @@ cluster_command() {
     start)
       on_every_node launch
       on_every_node wait
+      # Credentials are the cluster's metadata: given once, through any node.
+      on_node 1 users
       log "cluster ready: $(cluster_addresses 0)" ;;
     wait) on_every_node wait ;;
     status)
@@ -480,6 +604,7 @@ cluster_command() {
       for n in "${pids[@]}"; do wait "$n" || failed=1; done
       return $failed ;;
     start-node) on_node "$node" launch && on_node "$node" wait ;;
+    rotate) on_node 1 rotate "$node" ;;
     stop-node) on_node "$node" stop ;;
     kill-node) on_node "$node" kill ;;
     pid) on_node "$node" pid ;;
@@ -508,9 +633,16 @@ if [[ ${1:-} == cluster ]]; then
   exit $?
 fi
 
+if [[ ${1:-} == rotate ]]; then
+  [[ $# -eq 2 ]] || usage
+  cmd_rotate "$2"
+  exit $?
+fi
+
 [[ $# -eq 1 ]] || usage
 case $1 in
   launch) cmd_launch ;;
+  users) ensure_scram_users ;;
   kill) cmd_kill ;;
   pid) cmd_pid ;;
   start) cmd_start ;;

@@ -5,6 +5,7 @@
 // transaction, as the services do; there is no Nest, no ORM, no gateway hop and no catalog.
 // `node saga-floor.cjs orders|inventory` runs one side; the bench starts both.
 'use strict';
+const fs = require('node:fs');
 const http = require('node:http');
 const { randomUUID } = require('node:crypto');
 const { Kafka, logLevel, Partitioners } = require('kafkajs');
@@ -19,7 +20,16 @@ const ORDERS_TOPIC = `${NAMESPACE}floor.orders`;
 const STOCK_TOPIC = `${NAMESPACE}floor.stock`;
 
 const pool = new Pool({ connectionString: DATABASE_URL, max: 10 });
-const kafka = new Kafka({ clientId: `floor-${role}`, brokers: KAFKA_BROKERS.split(','), logLevel: logLevel.ERROR });
+const { KAFKA_SASL_USERNAME, KAFKA_SASL_PASSWORD_FILE, KAFKA_TLS_CA_FILE } = process.env;
+const read = (file) => fs.readFileSync(file, 'utf8').trim();
+const kafka = new Kafka({
+  clientId: `floor-${role}`,
+  brokers: KAFKA_BROKERS.split(','),
+  logLevel: logLevel.ERROR,
+  // The bench's credentials (scripts/bench.mjs), the way libs/kafka's kafkaSecurityFromEnv reads them.
+  ssl: { ca: [read(KAFKA_TLS_CA_FILE)], rejectUnauthorized: true },
+  sasl: { mechanism: 'scram-sha-512', username: KAFKA_SASL_USERNAME, password: read(KAFKA_SASL_PASSWORD_FILE) },
+});
 
 const SCHEMA = {
   orders: `

@@ -2,6 +2,7 @@
 import { randomBytes } from 'node:crypto';
 import { Kafka, logLevel } from 'kafkajs';
 import '../../libs/kafka/src/request-queue-fix.cjs';
+import stack from '../../tools/stack/stack.cjs';
 import { sleep } from './processes.mjs';
 
 /** Which topics each service's consumer group reads (from the services' event handlers). */
@@ -13,10 +14,12 @@ export const SUBSCRIPTIONS = {
 export const DEAD_LETTER_TOPICS = Object.keys(SUBSCRIPTIONS).map((service) => `${service}.dead-letter.v1`);
 const DECISIONS = new Set(['StockReserved', 'StockReservationRejected']);
 
-export function chaosKafka(brokers) {
+/** As the administrator: the checks read every topic of the run, and the scenarios write poisoned events. */
+export function chaosKafka(brokers, secretsDir) {
   return new Kafka({
     clientId: 'chaos-checks',
     brokers: brokers.split(','),
+    ...stack.kafkaClientAuth(secretsDir, 'admin'),
     logLevel: logLevel.NOTHING,
     connectionTimeout: 2000,
     retry: { initialRetryTime: 200, maxRetryTime: 2000, retries: 10 },

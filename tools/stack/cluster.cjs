@@ -76,9 +76,11 @@ function clusterKafkaAsync(command, kafka = CLUSTER_KAFKA, node) {
  */
 function clusterLayout({ offset = 0, databaseSuffix = '_cluster', namespace = '', kafka = CLUSTER_KAFKA, replicas = REPLICAS, subjectPrefix = namespace || 'cluster.' } = {}) {
   const brokers = brokersOf(kafka);
-  const base = stack.stackLayout({ offset, databaseSuffix, namespace, kafkaBrokers: brokers });
+  const base = stack.stackLayout({ offset, databaseSuffix, namespace, kafkaBrokers: brokers, kafkaSecrets: stack.kafkaSecretsDir(kafka) });
   // RPC over NATS comes with stack.cjs's layout (RPC_TRANSPORT, NATS_SERVERS); only the prefix is the cluster's own.
   const shared = { KAFKA_REPLICATION_FACTOR: '3', KAFKA_MIN_INSYNC_REPLICAS: '2', NATS_SUBJECT_PREFIX: subjectPrefix };
+  // Also the tiers' own: provisioning (stack.runMigrations) creates the topics with these settings.
+  for (const tier of stack.SERVICES) Object.assign(base.envs[tier], shared);
   const shift = (value, n) => String(Number(value) + REPLICA_PORT_STEP * n);
   // Where replica 1 of a service serves RPC: the address the TCP transport (RPC_TRANSPORT=tcp) reaches.
   const rpcOfFirst = (tier) => `127.0.0.1:${shift(base.envs[tier].RPC_PORT, 1)}`;

@@ -2,6 +2,7 @@
 // tests and the benchmarks, so all three run the same processes the same way.
 'use strict';
 const { spawn, spawnSync } = require('node:child_process');
+const fs = require('node:fs');
 const net = require('node:net');
 const os = require('node:os');
 const path = require('node:path');
@@ -17,7 +18,13 @@ const DEV_API_KEY = 'dev-key-0123456789';
  * The stack's RPC subjects carry its namespace (the development stack's: `dev.`), so stacks that
  * share one NATS server never answer each other's requests.
  */
-function stackLayout({ offset = 0, databaseSuffix = '', namespace = '', kafkaBrokers = process.env.KAFKA_BROKERS ?? '127.0.0.1:9092' } = {}) {
+function stackLayout({
+  offset = 0,
+  databaseSuffix = '',
+  namespace = '',
+  kafkaBrokers = process.env.KAFKA_BROKERS ?? '127.0.0.1:9092',
+  kafkaSecrets = kafkaSecretsDir(),
+} = {}) {
   const rpcTransport = {
     RPC_TRANSPORT: process.env.RPC_TRANSPORT ?? 'nats',
     NATS_SERVERS: process.env.NATS_SERVERS ?? NATS_URL,
@@ -40,6 +47,8 @@ function stackLayout({ offset = 0, databaseSuffix = '', namespace = '', kafkaBro
       MIGRATION_DATABASE_URL: `postgres://postgres@127.0.0.1:5432/${database}`,
       KAFKA_BROKERS: kafkaBrokers,
       KAFKA_NAMESPACE: namespace,
+      // Each service is its own Kafka principal, allowed only its own topics and group.
+      ...kafkaCredentials(kafkaSecrets, name),
       CATALOG_RPC: rpcAddress('catalog'),
       ...rpcTransport,
     };
@@ -57,7 +66,36 @@ function stackLayout({ offset = 0, databaseSuffix = '', namespace = '', kafkaBro
   const urls = Object.fromEntries(APPS.map((name) => [name, `http://127.0.0.1:${port(http[name])}`]));
   // Where each process serves GET /metrics: the services on their HTTP port, the gateway on METRICS_PORT.
   const metricsUrls = { ...urls, gateway: `http://127.0.0.1:${envs.gateway.METRICS_PORT}` };
-  return { envs, urls, metricsUrls };
+  return { envs, urls, metricsUrls, kafkaSecrets };
+}
+
+const CACHE = process.env.PETSTORE_CACHE ?? path.join(os.homedir(), '.cache/petstore');
+
+/** Where scripts/kafka.sh keeps a broker's CA and the principals' passwords (its KAFKA_SECRETS_DIR). */
+function kafkaSecretsDir(broker) {
+  if (broker) return path.join(broker.dataDir, 'secrets');
+  return process.env.KAFKA_SECRETS_DIR ?? path.join(process.env.KAFKA_DATA_DIR ?? path.join(CACHE, 'kafka-data'), 'secrets');
+}
+
+/**
+ * kafkajs's `ssl` and `sasl` settings of `principal`, for the plain-JavaScript scripts (chaos
+ * checks, bench) that cannot import libs/kafka's kafkaConnectionSettings, which this mirrors.
+ */
+function kafkaClientAuth(secretsDir, principal) {
+  const read = (file) => fs.readFileSync(path.join(secretsDir, file), 'utf8').trim();
+  return {
+    ssl: { ca: [read('ca.pem')], rejectUnauthorized: true },
+    sasl: { mechanism: 'scram-sha-512', username: principal, password: read(`${principal}.password`) },
+  };
+}
+
+/** The variables that make a process `principal` to Kafka (libs/kafka kafkaSecurityFromEnv). */
+function kafkaCredentials(secretsDir, principal) {
+  return {
+    KAFKA_SASL_USERNAME: principal,
+    KAFKA_SASL_PASSWORD_FILE: path.join(secretsDir, `${principal}.password`),
+    KAFKA_TLS_CA_FILE: path.join(secretsDir, 'ca.pem'),
+  };
 }
 
 function canConnect(host, port, timeoutMs = 1000) {
@@ -130,7 +168,7 @@ async function ensureRedis() {
 const E2E_KAFKA = {
   port: 19092,
   controllerPort: 19093,
-  dataDir: path.join(process.env.PETSTORE_CACHE ?? path.join(os.homedir(), '.cache/petstore'), 'kafka-data-e2e'),
+  dataDir: path.join(CACHE, 'kafka-data-e2e'),
 };
 
 function kafka(command, broker) {
@@ -167,6 +205,12 @@ function runMigrations(layout, extraEnv = {}) {
     });
     if (result.status !== 0) throw new Error(`Migrations of ${name} failed`);
   }
+  // Kafka's topics and ACLs are provisioned alike, before any service starts, as the administrator.
+  const result = spawnSync(process.execPath, [mainOf(SERVICES[0]), 'kafka-provision'], {
+    stdio: 'inherit',
+    env: { ...process.env, ...extraEnv, ...layout.envs[SERVICES[0]], ...kafkaCredentials(layout.kafkaSecrets, 'admin') },
+  });
+  if (result.status !== 0) throw new Error('Provisioning the Kafka topics and ACLs failed');
 }
 
 /** Drops the stack's databases: test stacks start from nothing. Refuses names that do not mark a test database. */
@@ -288,6 +332,9 @@ module.exports = {
   installPackage,
   kafka,
   E2E_KAFKA,
+  kafkaSecretsDir,
+  kafkaCredentials,
+  kafkaClientAuth,
   build,
   mainOf,
   runMigrations,

@@ -8,3 +8,4 @@ export * from './kafka-client';
 export * from './namespace';
 export * from './producer';
 export * from './provision-topics';
+export * from './provision-access';

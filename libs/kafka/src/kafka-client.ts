@@ -1,7 +1,9 @@
 import './offset-commit-fix.cjs';
 import './request-queue-fix.cjs';
+import { readFileSync } from 'node:fs';
+import { ConfigError, type Env } from '@petstore/config';
 import { processLogger } from '@petstore/observability';
-import { Kafka, logLevel as LogLevel, type logCreator, type RetryOptions } from 'kafkajs';
+import { Kafka, logLevel as LogLevel, type KafkaConfig, type logCreator, type RetryOptions } from 'kafkajs';
 import type { Level } from 'pino';
 
 export { LogLevel };
@@ -11,6 +13,67 @@ export interface KafkaClientOptions {
   brokers: string[] | string;
   /** WARN by default; ERROR keeps test output quiet. */
   logLevel?: LogLevel;
+  /** Who the client is to the broker; the process's own (kafkaSecurityFromEnv) unless given. */
+  security?: KafkaSecurity;
+}
+
+/** A principal's SCRAM credentials and the CA the broker's certificate is checked against. */
+export interface KafkaSecurity {
+  sasl?: { username: string; password: string };
+  /** PEM; when set the connection is TLS and the broker must present a certificate this CA signed. */
+  tlsCa?: string;
+}
+
+export const KAFKA_SECURITY_VARIABLES = {
+  username: 'KAFKA_SASL_USERNAME',
+  passwordFile: 'KAFKA_SASL_PASSWORD_FILE',
+  tlsCaFile: 'KAFKA_TLS_CA_FILE',
+} as const;
+
+/**
+ * KAFKA_SASL_USERNAME with the password in KAFKA_SASL_PASSWORD_FILE (a file, so that it never
+ * sits in the environment a crash report or `ps e` shows), and KAFKA_TLS_CA_FILE. Read here
+ * rather than by every caller, so that each client of a process is the same principal. A missing
+ * or unreadable file stops the start with the variable's name; the password itself is never
+ * part of a message.
+ */
+export function kafkaSecurityFromEnv(env: Env = process.env): KafkaSecurity {
+  const { username: usernameVariable, passwordFile, tlsCaFile } = KAFKA_SECURITY_VARIABLES;
+  const username = env[usernameVariable]?.trim();
+  const security: KafkaSecurity = {};
+  if (username) {
+    security.sasl = { username, password: readSecretFile(env, passwordFile, `${usernameVariable} is set`) };
+  } else if (env[passwordFile]?.trim()) {
+    throw new ConfigError(usernameVariable, `is required when ${passwordFile} is set`);
+  }
+  if (env[tlsCaFile]?.trim()) security.tlsCa = readSecretFile(env, tlsCaFile, '');
+  return security;
+}
+
+/**
+ * The credentials of `principal` as scripts/kafka.sh keeps them in its secrets folder
+ * (KAFKA_SECRETS_DIR): `<principal>.password` and the CA, `ca.pem`. For the tools and tests that
+ * act as several principals; a service has its own from KAFKA_SASL_PASSWORD_FILE.
+ */
+export function principalSecurity(secretsDir: string, principal: string): KafkaSecurity {
+  return kafkaSecurityFromEnv({
+    [KAFKA_SECURITY_VARIABLES.username]: principal,
+    [KAFKA_SECURITY_VARIABLES.passwordFile]: `${secretsDir}/${principal}.password`,
+    [KAFKA_SECURITY_VARIABLES.tlsCaFile]: `${secretsDir}/ca.pem`,
+  });
+}
+
+function readSecretFile(env: Env, variable: string, requiredBecause: string): string {
+  const file = env[variable]?.trim();
+  if (!file) throw new ConfigError(variable, `is required when ${requiredBecause}`);
+  let content: string;
+  try {
+    content = readFileSync(file, 'utf8').trim();
+  } catch (error) {
+    throw new ConfigError(variable, `cannot be read (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`);
+  }
+  if (!content) throw new ConfigError(variable, `names an empty file (${file})`);
+  return content;
 }
 
 /*
@@ -19,16 +82,30 @@ export interface KafkaClientOptions {
  */
 export const CLIENT_RETRY: RetryOptions = { initialRetryTime: 100, maxRetryTime: 1000, retries: 5, factor: 0.2 };
 
-export function createKafkaClient({ clientId, brokers, logLevel = LogLevel.WARN }: KafkaClientOptions): Kafka {
+export function createKafkaClient({
+  clientId,
+  brokers,
+  logLevel = LogLevel.WARN,
+  security = kafkaSecurityFromEnv(),
+}: KafkaClientOptions): Kafka {
   return new Kafka({
     clientId,
     brokers: parseBrokers(brokers),
+    ...kafkaConnectionSettings(security),
     logLevel,
     logCreator: processLogCreator,
     connectionTimeout: 1000,
     requestTimeout: 10_000,
     retry: CLIENT_RETRY,
   });
+}
+
+/** kafkajs's `ssl` and `sasl` settings for `security`; shared with the scripts that build their own client. */
+export function kafkaConnectionSettings({ sasl, tlsCa }: KafkaSecurity): Pick<KafkaConfig, 'ssl' | 'sasl'> {
+  return {
+    ...(tlsCa ? { ssl: { ca: [tlsCa], rejectUnauthorized: true } } : {}),
+    ...(sasl ? { sasl: { mechanism: 'scram-sha-512' as const, ...sasl } } : {}),
+  };
 }
 
 /** `"a:9092, b:9092"` or a list; blanks dropped. */

@@ -74,7 +74,7 @@ export async function provisionTopics(
   } catch (error) {
     if (!onlyAlreadyExists(error)) throw error;
   }
-  await waitForLeaders(admin, missing);
+  await waitForTopics(admin, missing);
 }
 
 /** kafkajs reports a partly failed createTopics as one error listing each topic's failure. */
@@ -93,7 +93,11 @@ function onlyAlreadyExists(error: unknown): boolean {
  */
 const READY_ANSWERS_IN_A_ROW = 3;
 
-async function waitForLeaders(admin: Admin, topics: string[], timeoutMs = 10_000): Promise<void> {
+/**
+ * Resolves once every topic exists and each partition has a leader. A service waits so for the
+ * topics provisioning made; one that is missing fails the start with its name.
+ */
+export async function waitForTopics(admin: Admin, topics: string[], timeoutMs = 10_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   let readyAnswers = 0;
   for (;;) {
@@ -109,7 +113,9 @@ async function waitForLeaders(admin: Admin, topics: string[], timeoutMs = 10_000
     }
     readyAnswers = ready ? readyAnswers + 1 : 0;
     if (readyAnswers >= READY_ANSWERS_IN_A_ROW) return;
-    if (Date.now() > deadline) throw new Error(`Topics have no leader yet: ${topics.join(', ')}`);
+    if (Date.now() > deadline) {
+      throw new Error(`Topics missing or without a leader: ${topics.join(', ')} (provisioning creates them: main.js kafka-provision)`);
+    }
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
 }

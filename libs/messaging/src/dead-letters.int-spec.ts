@@ -121,7 +121,8 @@ describe('dead-letter tools: list, show, replay and purge against PostgreSQL and
 
   beforeAll(async () => {
     await prepareTestDatabase(ormOptions);
-    probe = await EventProbe.start({ namespace, brokers, topics: [Topics.ordersOrder, deadLetterTopic(FAILING)] });
+    // The probe provisions the topics it watches; the services may not create their dead-letter topics themselves.
+    probe = await EventProbe.start({ namespace, brokers, topics: [Topics.ordersOrder, deadLetterTopic(FAILING), deadLetterTopic(PEER)] });
     failing = await startConsumer(FAILING);
     peer = await startConsumer(PEER);
     orm = failing.get(MikroORM);

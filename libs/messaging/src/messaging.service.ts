@@ -5,9 +5,9 @@ import {
   type BeforeApplicationShutdown,
   type OnApplicationBootstrap,
 } from '@nestjs/common';
-import { allTopics, deadLetterTopic } from '@petstore/contracts';
+import { EVENT_SERVICES, deadLetterTopic, type EventService } from '@petstore/contracts';
 import { backoffDelay } from '@petstore/backoff';
-import { provisionTopics, runConsumer, type RunningConsumer } from '@petstore/kafka';
+import { runConsumer, waitForTopics, type RunningConsumer } from '@petstore/kafka';
 import type { Admin } from 'kafkajs';
 import { EventDispatcher } from './event.dispatcher';
 import { MessagingKafka } from './messaging-kafka';
@@ -117,8 +117,10 @@ export class MessagingService implements OnApplicationBootstrap, BeforeApplicati
     const admin = this.kafka.kafka.admin();
     await admin.connect();
     try {
-      const topics = [...allTopics(), deadLetterTopic(this.options.producer)];
-      await provisionTopics(
+      // Created by provisioning (`main.js kafka-provision`, the chart's KafkaTopics), as the
+      // administrator: the service may not create topics. It waits for the ones it uses.
+      const topics = [...this.dispatcher.topics(), ...publishedTopics(this.options.producer), deadLetterTopic(this.options.producer)];
+      await waitForTopics(
         admin,
         topics.map((topic) => this.kafka.name(topic)),
       );
@@ -179,4 +181,9 @@ async function withTimeout(promise: Promise<void>, ms: number, message: string):
   } finally {
     clearTimeout(timer);
   }
+}
+
+/** The topics a service's relay writes to (none for a producer that is not one of the contract's services). */
+function publishedTopics(producer: string): string[] {
+  return (EVENT_SERVICES[producer as EventService]?.publishes ?? []).map((event) => event.topic);
 }

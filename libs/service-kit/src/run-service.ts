@@ -5,7 +5,7 @@ import { existsSync, writeFileSync } from 'node:fs';
 import { readConfigOrExit, type ConfigShape } from '@petstore/config';
 import { deadLetterTopic } from '@petstore/contracts';
 import { migrate, roleOf } from '@petstore/database';
-import { LogLevel, createKafkaClient, namespaced, runDeadLetterCommand } from '@petstore/kafka';
+import { LogLevel, createKafkaClient, namespaced, provisionKafka, runDeadLetterCommand } from '@petstore/kafka';
 import { processLogger, useProcessLogger } from '@petstore/observability';
 import { bootstrapService } from './bootstrap';
 import { DATABASE_PASSWORD_FILE, type ServiceConfig } from './service-config';
@@ -19,7 +19,8 @@ export interface ServiceDefinition<C extends ServiceConfig> {
 
 /**
  * The whole of a service's `main.ts`. `node main.js migrate` is the explicit start-up step that
- * creates the database if missing and applies the migrations, then exits; `node main.js dlt ...`
+ * creates the database if missing and applies the migrations, then exits; `node main.js
+ * kafka-provision` creates the Kafka topics and ACLs (as the administrator); `node main.js dlt ...`
  * are the operator's dead-letter tools (docs/OPERATIONS.md); `node main.js` serves.
  */
 export function runService<C extends ServiceConfig>(service: ServiceDefinition<C>): void {
@@ -28,6 +29,7 @@ export function runService<C extends ServiceConfig>(service: ServiceDefinition<C
   useProcessLogger({ service: service.name, level: config.logLevel });
   const run = async (): Promise<void> => {
     if (process.argv[2] === 'dlt') process.exit(await deadLetterCommand(service.name, config, process.argv.slice(3)));
+    if (process.argv[2] === 'kafka-provision') process.exit(await kafkaProvisionCommand(service.name, config));
     if (process.argv[2] !== 'migrate') {
       await bootstrapService(service.appModule(config), config, service.name);
       return;
@@ -42,6 +44,23 @@ export function runService<C extends ServiceConfig>(service: ServiceDefinition<C
     processLogger().fatal({ err: error }, `${service.name} failed: ${error instanceof Error ? error.message : String(error)}`);
     process.exit(1);
   });
+}
+
+/**
+ * Creates the namespace's topics and every principal's ACLs (libs/contracts' Kafka access table),
+ * then exits. Run once per deployment before the services start, as the administrator
+ * (KAFKA_SASL_USERNAME=admin): no service may create topics or ACLs itself.
+ */
+async function kafkaProvisionCommand(name: string, config: ServiceConfig): Promise<number> {
+  const admin = createKafkaClient({ clientId: `${name}.kafka-provision`, brokers: config.kafkaBrokers, logLevel: LogLevel.ERROR }).admin();
+  await admin.connect();
+  try {
+    await provisionKafka(admin, config.kafkaNamespace);
+  } finally {
+    await admin.disconnect();
+  }
+  process.stdout.write(`kafka: topics and ACLs of namespace '${config.kafkaNamespace}' provisioned as ${config.kafkaPrincipal ?? 'an anonymous client'}\n`);
+  return 0;
 }
 
 /** `dlt list|show|replay|purge` on this service's dead-letter topic. */

@@ -15,6 +15,7 @@ import {
   type Reader,
 } from '@petstore/config';
 import { DEFAULT_POOL_MAX } from '@petstore/database';
+import { kafkaSecurityFromEnv } from '@petstore/kafka';
 import { rpcTransportConfigShape, type RpcTransportConfig } from '@petstore/rpc';
 
 export interface ServiceConfig extends RpcTransportConfig {
@@ -37,6 +38,12 @@ export interface ServiceConfig extends RpcTransportConfig {
   kafkaBrokers: string[];
   /** Prefix of every topic and consumer group: lets test runs share one broker without seeing each other. */
   kafkaNamespace: string;
+  /**
+   * Who the service is to Kafka (KAFKA_SASL_USERNAME). Its password and CA files are read and
+   * checked at start-up with the rest; every Kafka client of the process reads them again from
+   * there, so the secret itself never sits in this object, which may be logged.
+   */
+  kafkaPrincipal?: string;
   /** After SIGTERM, how long the service still serves while readiness already says no (load balancers notice). */
   shutdownDelayMs: number;
   /** Then, how long requests already taken may take to finish before the service stops anyway. */
@@ -60,6 +67,7 @@ export function serviceConfigShape(defaults: ServiceDefaults): ConfigShape<Servi
     migrationDatabaseUrl: (env) => (env['MIGRATION_DATABASE_URL']?.trim() ? postgresUrl('MIGRATION_DATABASE_URL', '')(env) : undefined),
     kafkaBrokers: list('KAFKA_BROKERS', '127.0.0.1:9092'),
     kafkaNamespace: (env) => env['KAFKA_NAMESPACE']?.trim() ?? '',
+    kafkaPrincipal: (env) => kafkaSecurityFromEnv(env).sasl?.username,
     ...rpcTransportConfigShape,
     databasePoolMax: int('DATABASE_POOL_MAX', DEFAULT_POOL_MAX, { min: 1, max: 1000 }),
     shutdownDelayMs: int('SHUTDOWN_DELAY_MS', 0, { min: 0, max: 600_000 }),

@@ -1,6 +1,31 @@
 import type { Env } from '@petstore/config';
+import { LogLevel, createKafkaClient, provisionKafka } from '@petstore/kafka';
 import { freePort } from './free-port';
 import { testKafkaBrokers } from './test-environment';
+
+const provisioned = new Map<string, Promise<void>>();
+
+/**
+ * The namespace's topics and ACLs, as a deployment's provisioning makes them before its services
+ * start (the services may not create topics); once per namespace and process.
+ */
+export function provisionTestNamespace(namespace: string): Promise<void> {
+  let provisioning = provisioned.get(namespace);
+  if (!provisioning) {
+    provisioning = (async () => {
+      const admin = createKafkaClient({ clientId: `${namespace}provision`, brokers: testKafkaBrokers(), logLevel: LogLevel.ERROR }).admin();
+      await admin.connect();
+      try {
+        await provisionKafka(admin, namespace);
+      } finally {
+        await admin.disconnect();
+      }
+    })();
+    provisioning.catch(() => provisioned.delete(namespace));
+    provisioned.set(namespace, provisioning);
+  }
+  return provisioning;
+}
 
 export interface ServiceEnvOptions {
   namespace: string;
@@ -13,6 +38,7 @@ export interface ServiceEnvOptions {
 
 /** The variables of a service under test: free ports, the test database, the suite's namespace for Kafka and for RPC subjects. */
 export async function serviceTestEnv({ namespace, databaseUrl, logLevel, env = {} }: ServiceEnvOptions) {
+  await provisionTestNamespace(namespace);
   const [httpPort, rpcPort] = [await freePort(), await freePort()];
   const variables: Env = {
     NODE_ENV: 'test',

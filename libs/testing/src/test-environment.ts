@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { homedir } from 'node:os';
 
 /** Names a whole Jest run (./jest/global-setup.ts); Jest's workers inherit it. */
 export const TEST_RUN_VARIABLE = 'PETSTORE_TEST_RUN';
@@ -26,6 +27,11 @@ export function testDatabaseUrl(service: string): string {
   const override = process.env[variable];
   if (override !== undefined && override !== '') return override;
   return `postgres://postgres@127.0.0.1:5432/petstore_${service.toLowerCase().replace(/[^a-z0-9]/g, '_')}_test`;
+}
+
+/** Where scripts/kafka.sh keeps the test broker's CA and passwords: KAFKA_SECRETS_DIR, or the local broker's. */
+export function testKafkaSecretsDir(): string {
+  return process.env['KAFKA_SECRETS_DIR'] || `${homedir()}/.cache/petstore/kafka-data/secrets`;
 }
 
 /** The broker the tests use: KAFKA_BROKERS, or the local one. */

@@ -1,5 +1,6 @@
 import { connect } from 'node:net';
 import { LogLevel, createKafkaClient } from '@petstore/kafka';
+import { AclOperationTypes, AclPermissionTypes, AclResourceTypes, ResourcePatternTypes } from 'kafkajs';
 import { TEST_RUN_VARIABLE, isOfTestRun, testKafkaBrokers } from './test-environment';
 
 /**
@@ -21,7 +22,7 @@ function listens(address: string): Promise<boolean> {
 }
 
 /**
- * Deletes the topics and consumer groups that the suites of the run `run` made: without it every
+ * Deletes the topics, consumer groups and ACLs that the suites of the run `run` made: without it every
  * `npm test` leaves about a thousand partitions on the everyday broker, and each one lengthens
  * its next restart. A failure only warns: leftovers cost restart time, never a test.
  */
@@ -30,6 +31,17 @@ export async function deleteTestRunTopics(run = process.env[TEST_RUN_VARIABLE], 
   const admin = createKafkaClient({ clientId: 'test-run-teardown', brokers, logLevel: LogLevel.NOTHING }).admin();
   try {
     await admin.connect();
+    // The ACLs their provisioning gave (provisionTestNamespace), each exactly as it is stored.
+    const { resources } = await admin.describeAcls({
+      resourceType: AclResourceTypes.ANY,
+      resourcePatternType: ResourcePatternTypes.ANY,
+      operation: AclOperationTypes.ANY,
+      permissionType: AclPermissionTypes.ANY,
+    });
+    const filters = resources
+      .filter((resource) => isOfTestRun(resource.resourceName, run))
+      .flatMap(({ acls, ...resource }) => acls.map((acl) => ({ ...resource, ...acl })));
+    if (filters.length > 0) await admin.deleteAcls({ filters });
     const topics = (await admin.listTopics()).filter((topic) => isOfTestRun(topic, run));
     if (topics.length > 0) await admin.deleteTopics({ topics, timeout: 30_000 });
     const groups = (await admin.listGroups()).groups.map((group) => group.groupId).filter((group) => isOfTestRun(group, run));

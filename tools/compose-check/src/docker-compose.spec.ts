@@ -68,7 +68,9 @@ const APP_SERVICES = ['catalog', 'orders', 'inventory', 'gateway'] as const;
 const DATABASE_SERVICES = ['catalog', 'orders', 'inventory'] as const;
 /** One-shot steps that run to completion before their service starts. */
 const MIGRATE_STEPS = DATABASE_SERVICES.map((name) => `${name}-migrate`);
-const isOneShot = (name: string): boolean => MIGRATE_STEPS.includes(name);
+/** Creates the topics and ACLs before any service starts: the services may not. */
+const KAFKA_PROVISION = 'kafka-provision';
+const isOneShot = (name: string): boolean => MIGRATE_STEPS.includes(name) || name === KAFKA_PROVISION;
 
 /** Ports per docs/ARCHITECTURE.md. */
 const HTTP_PORTS: Record<string, string> = { gateway: '3000', catalog: '3001', orders: '3002', inventory: '3003' };
@@ -85,9 +87,10 @@ const START_ORDER: Record<string, string[]> = {
   'catalog-migrate': ['postgres'],
   'orders-migrate': ['postgres'],
   'inventory-migrate': ['postgres'],
-  catalog: ['catalog-migrate', 'kafka'],
-  orders: ['kafka', 'orders-migrate'],
-  inventory: ['inventory-migrate', 'kafka'],
+  [KAFKA_PROVISION]: ['kafka'],
+  catalog: ['catalog-migrate', 'kafka', KAFKA_PROVISION],
+  orders: ['kafka', KAFKA_PROVISION, 'orders-migrate'],
+  inventory: ['inventory-migrate', 'kafka', KAFKA_PROVISION],
   gateway: ['catalog', 'inventory', 'orders', 'redis'],
   haproxy: ['gateway'],
   prometheus: [],
@@ -162,6 +165,7 @@ describe('docker-compose.yml', () => {
       'inventory',
       'inventory-migrate',
       'kafka',
+      KAFKA_PROVISION,
       'nats',
       'orders',
       'orders-migrate',
@@ -185,7 +189,7 @@ describe('docker-compose.yml', () => {
   });
 
   it('gives every long-running service a healthcheck with bounded timing', () => {
-    for (const name of [...MIGRATE_STEPS, ...UNPROBED]) expect(services[name].healthcheck).toEqual({ disable: true });
+    for (const name of [...MIGRATE_STEPS, KAFKA_PROVISION, ...UNPROBED]) expect(services[name].healthcheck).toEqual({ disable: true });
     for (const [name, service] of Object.entries(services).filter(([candidate]) => !isOneShot(candidate) && !UNPROBED.includes(candidate))) {
       const check = service.healthcheck;
       expect({ name, disabled: check?.disable ?? false }).toEqual({ name, disabled: false });

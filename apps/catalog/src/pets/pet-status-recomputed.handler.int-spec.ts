@@ -9,7 +9,8 @@ import {
   type Pet,
   type PetStatus,
 } from '@petstore/contracts';
-import { Kafka, logLevel, type Producer } from 'kafkajs';
+import { LogLevel, createKafkaClient } from '@petstore/kafka';
+import type { Producer } from 'kafkajs';
 import { randomUUID } from 'node:crypto';
 import { EventProbe, testKafkaBrokers, uniqueNamespace } from '@petstore/testing';
 import { startCatalog, type CatalogTestApp } from '../testing/catalog-test-app';
@@ -25,11 +26,7 @@ describe('PetStatusRecomputed from inventory', () => {
     namespace = uniqueNamespace();
     catalog = await startCatalog(namespace);
     petEvents = await EventProbe.start({ namespace, topics: [Topics.catalogPet] });
-    producer = new Kafka({
-      clientId: 'inventory-stand-in',
-      brokers: testKafkaBrokers(),
-      logLevel: logLevel.NOTHING,
-    }).producer();
+    producer = createKafkaClient({ clientId: 'inventory-stand-in', brokers: testKafkaBrokers(), logLevel: LogLevel.NOTHING }).producer();
     await producer.connect();
     category = await catalog.send<Category>(CatalogPatterns.createCategory, { category: { name: 'Parrots' } });
   });

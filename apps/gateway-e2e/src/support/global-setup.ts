@@ -53,6 +53,7 @@ export default async function globalSetup(): Promise<void> {
     databaseSuffix: '_e2e',
     namespace,
     kafkaBrokers: `127.0.0.1:${broker.port}`,
+    kafkaSecrets: stack.kafkaSecretsDir(broker),
   });
   // The stack's output goes to a file, so it can say more than warnings: a line per request and event (the logs test reads them).
   const extraEnv = { NODE_ENV: 'test', LOG_LEVEL: 'log', RATE_LIMIT_PER_SECOND: '0', API_KEYS: apiKeysEnv(stack.DEV_API_KEY) };

@@ -15,3 +15,4 @@ export * from './stock-reserved/stock-reserved.event';
 export * from './stock-reservation-rejected/stock-reservation-rejected.event';
 export * from './stock-released/stock-released.event';
 export * from './pet-status-recomputed/pet-status-recomputed.event';
+export * from './kafka-access';
