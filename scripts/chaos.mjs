@@ -118,7 +118,7 @@ async function runCluster(running) {
   // From empty brokers: an earlier run's partitions would only slow every broker's restart.
   cluster.clusterKafka('reset', CHAOS_CLUSTER_KAFKA);
   cluster.clusterKafka('start', CHAOS_CLUSTER_KAFKA);
-  await cluster.ensureNatsAndRedis();
+  await cluster.ensureNatsAndRedis(layout);
   await stack.dropDatabases(layout);
   stack.runMigrations(layout, EXTRA_ENV);
   const output = stackLog('chaos-cluster.log');

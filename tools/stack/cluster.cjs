@@ -7,6 +7,7 @@ const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
 const stack = require('./stack.cjs');
+const { CLUSTER_NATS_PORT } = require('./nats.cjs');
 
 const CACHE = process.env.PETSTORE_CACHE ?? path.join(os.homedir(), '.cache/petstore');
 
@@ -76,9 +77,9 @@ function clusterKafkaAsync(command, kafka = CLUSTER_KAFKA, node) {
  */
 function clusterLayout({ offset = 0, databaseSuffix = '_cluster', namespace = '', kafka = CLUSTER_KAFKA, replicas = REPLICAS, subjectPrefix = namespace || 'cluster.' } = {}) {
   const brokers = brokersOf(kafka);
-  const base = stack.stackLayout({ offset, databaseSuffix, namespace, kafkaBrokers: brokers });
-  // RPC over NATS comes with stack.cjs's layout (RPC_TRANSPORT, NATS_SERVERS); only the prefix is the cluster's own.
-  const shared = { KAFKA_REPLICATION_FACTOR: '3', KAFKA_MIN_INSYNC_REPLICAS: '2', NATS_SUBJECT_PREFIX: subjectPrefix };
+  // RPC over NATS comes with stack.cjs's layout, on a NATS server of the cluster's own.
+  const base = stack.stackLayout({ offset, databaseSuffix, namespace, kafkaBrokers: brokers, subjectPrefix, natsPort: CLUSTER_NATS_PORT + offset });
+  const shared = { KAFKA_REPLICATION_FACTOR: '3', KAFKA_MIN_INSYNC_REPLICAS: '2' };
   const shift = (value, n) => String(Number(value) + REPLICA_PORT_STEP * n);
   // Where replica 1 of a service serves RPC: the address the TCP transport (RPC_TRANSPORT=tcp) reaches.
   const rpcOfFirst = (tier) => `127.0.0.1:${shift(base.envs[tier].RPC_PORT, 1)}`;
@@ -119,9 +120,9 @@ function clusterLayout({ offset = 0, databaseSuffix = '_cluster', namespace = ''
 
 // ---------------------------------------------------------------- machine services
 
-/** NATS and Redis are the machine's shared ones (stacks keep apart by subject prefix and key), started if they do not answer. */
-async function ensureNatsAndRedis() {
-  await stack.ensureNats();
+/** The cluster's own NATS server; Redis is the machine's shared one (stacks keep apart by key), started if it does not answer. */
+async function ensureNatsAndRedis(layout) {
+  await stack.ensureNats(layout.nats);
   await stack.ensureRedis();
 }
 

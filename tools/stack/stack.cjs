@@ -5,6 +5,7 @@ const { spawn, spawnSync } = require('node:child_process');
 const net = require('node:net');
 const os = require('node:os');
 const path = require('node:path');
+const nats = require('./nats.cjs');
 
 
 const ROOT = path.resolve(__dirname, '../..');
@@ -14,15 +15,24 @@ const DEV_API_KEY = 'dev-key-0123456789';
 
 /**
  * Ports and names of one stack; `offset` moves every port so a test stack can run beside a dev stack.
- * The stack's RPC subjects carry its namespace (the development stack's: `dev.`), so stacks that
- * share one NATS server never answer each other's requests.
+ * Each stack has a NATS server of its own (TLS, a user per process allowed its own subjects only);
+ * its RPC subjects carry its namespace (the development stack's: `dev.`).
  */
-function stackLayout({ offset = 0, databaseSuffix = '', namespace = '', kafkaBrokers = process.env.KAFKA_BROKERS ?? '127.0.0.1:9092' } = {}) {
-  const rpcTransport = {
+function stackLayout({
+  offset = 0,
+  databaseSuffix = '',
+  namespace = '',
+  kafkaBrokers = process.env.KAFKA_BROKERS ?? '127.0.0.1:9092',
+  subjectPrefix = namespace || 'dev.',
+  natsPort = nats.NATS_PORT + offset,
+} = {}) {
+  const natsServer = nats.natsServer(natsPort, subjectPrefix);
+  const rpcTransport = (identity) => ({
     RPC_TRANSPORT: process.env.RPC_TRANSPORT ?? 'nats',
-    NATS_SERVERS: process.env.NATS_SERVERS ?? NATS_URL,
-    NATS_SUBJECT_PREFIX: namespace || 'dev.',
-  };
+    ...(process.env.RPC_TRANSPORT === 'tcp' ? { RPC_TCP_BENCH_ONLY: process.env.RPC_TCP_BENCH_ONLY } : {}),
+    NATS_SUBJECT_PREFIX: subjectPrefix,
+    ...natsServer.envOf(identity),
+  });
   const http = { gateway: 3000, catalog: 3001, orders: 3002, inventory: 3003 };
   const rpc = { catalog: 4001, orders: 4002, inventory: 4003 };
   const port = (n) => n + offset;
@@ -41,7 +51,7 @@ function stackLayout({ offset = 0, databaseSuffix = '', namespace = '', kafkaBro
       KAFKA_BROKERS: kafkaBrokers,
       KAFKA_NAMESPACE: namespace,
       CATALOG_RPC: rpcAddress('catalog'),
-      ...rpcTransport,
+      ...rpcTransport(name),
     };
   }
   envs.gateway = {
@@ -52,12 +62,12 @@ function stackLayout({ offset = 0, databaseSuffix = '', namespace = '', kafkaBro
     CATALOG_RPC: rpcAddress('catalog'),
     ORDERS_RPC: rpcAddress('orders'),
     INVENTORY_RPC: rpcAddress('inventory'),
-    ...rpcTransport,
+    ...rpcTransport('gateway'),
   };
   const urls = Object.fromEntries(APPS.map((name) => [name, `http://127.0.0.1:${port(http[name])}`]));
   // Where each process serves GET /metrics: the services on their HTTP port, the gateway on METRICS_PORT.
   const metricsUrls = { ...urls, gateway: `http://127.0.0.1:${envs.gateway.METRICS_PORT}` };
-  return { envs, urls, metricsUrls };
+  return { envs, urls, metricsUrls, nats: natsServer };
 }
 
 function canConnect(host, port, timeoutMs = 1000) {
@@ -82,7 +92,6 @@ async function ensurePostgres() {
   );
 }
 
-const NATS_URL = 'nats://127.0.0.1:4222';
 const REDIS_PORT = 6379;
 
 /** Debian's package of a server, installed on first use as Kafka is fetched on first use. */
@@ -110,10 +119,13 @@ async function startServer(name, port, command, args) {
   throw new Error(`${name} did not answer on 127.0.0.1:${port} within 10 s after \`${command} ${args.join(' ')}\``);
 }
 
-/** The NATS server every stack's RPC goes through (stacks keep apart by subject prefix): started if 127.0.0.1:4222 does not answer. */
-async function ensureNats() {
-  if (process.env.NATS_SERVERS || (await canConnect('127.0.0.1', 4222))) return;
-  await startServer('nats-server', 4222, installPackage('nats-server', 'nats-server'), ['-a', '127.0.0.1', '-p', '4222']);
+/**
+ * The stack's own NATS server (`layout.nats`), started, or reloaded with the layout's subject
+ * prefix; Debian's `nats-server` package is installed first if it is missing. The machine's NATS
+ * on 4222, if any, is never used: it lets anyone in.
+ */
+async function ensureNats(server) {
+  await nats.ensureNatsServer(server, () => installPackage('nats-server', 'nats-server'));
 }
 
 /** Redis for the rate limit that several gateways share (RATE_LIMIT_REDIS_URL): started if 127.0.0.1:6379 does not answer. */
@@ -253,7 +265,7 @@ function stopProcess(child, timeoutMs = 10_000) {
 
 /** Starts the services, then the gateway, each once the ones before it are ready. */
 async function startStack(layout, options = {}) {
-  if (layout.envs.gateway.RPC_TRANSPORT === 'nats') await ensureNats();
+  if (layout.envs.gateway.RPC_TRANSPORT === 'nats') await ensureNats(layout.nats);
   const processes = {};
   const stop = async () => {
     for (const app of [...APPS].reverse()) await stopProcess(processes[app]);

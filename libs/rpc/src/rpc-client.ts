@@ -3,7 +3,7 @@ import { ClientNats, ClientProxyFactory, Transport, type ClientProxy, type Write
 import { EmptyResponseException } from '@nestjs/microservices/errors/empty-response.exception';
 import { createInbox, type Msg, type NatsConnection } from 'nats';
 import { defaultIfEmpty, firstValueFrom, throwError, timeout } from 'rxjs';
-import { rpcSubject, type RpcTransportConfig } from './rpc-transport.config';
+import { natsConnectionOptions, natsCredentialsOf, rpcSubject, type NatsCredentials, type RpcTransportConfig } from './rpc-transport.config';
 
 export type RpcPattern = { cmd: string };
 
@@ -71,8 +71,9 @@ export class NatsRpcClient extends ClientNats implements RpcClient {
     private readonly service: string,
     servers: string[],
     name: string,
+    private readonly credentials: NatsCredentials,
   ) {
-    super({ servers, name, maxReconnectAttempts: -1 });
+    super({ servers, name, maxReconnectAttempts: -1, ...natsConnectionOptions(credentials) });
   }
 
   async request<T>(pattern: RpcPattern, data: unknown, timeoutMs: number): Promise<T> {
@@ -96,7 +97,8 @@ export class NatsRpcClient extends ClientNats implements RpcClient {
   private replyInbox(): string {
     const connection = this.natsClient as NatsConnection;
     if (this.inbox?.connection !== connection) {
-      const subject = createInbox();
+      // Under the user's own inbox prefix: the only answers its NATS permissions let it read.
+      const subject = createInbox(natsConnectionOptions(this.credentials).inboxPrefix);
       connection.subscribe(`${subject}.*`, { callback: (_error, msg) => void this.receive(msg) });
       this.inbox = { subject, connection };
     }
@@ -166,7 +168,7 @@ class TcpRpcClient implements RpcClient {
 /** The client of one service over the configured transport; `tcp` is the address the TCP transport uses. */
 export function createRpcClient(config: RpcTransportConfig, service: string, tcp: { host: string; port: number }, clientName: string): RpcClient {
   if (config.rpcTransport === 'tcp') return new TcpRpcClient(tcp);
-  return new NatsRpcClient(config.natsSubjectPrefix, service, config.natsServers, clientName);
+  return new NatsRpcClient(config.natsSubjectPrefix, service, config.natsServers, clientName, natsCredentialsOf(config));
 }
 
 /** Socket errors of connecting over TCP: nothing was sent. */

@@ -8,3 +8,4 @@ export * from './rpc-test-client';
 export * from './service-under-test';
 export * from './test-environment';
 export * from './test-run';
+export * from './nats-identity';

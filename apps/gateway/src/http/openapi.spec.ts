@@ -18,6 +18,7 @@ beforeAll(async () => {
     metricsPort: 0,
     rpcTransport: 'tcp',
     natsServers: [],
+    nats: undefined,
     natsSubjectPrefix: '',
     catalogRpc: unreachable,
     ordersRpc: unreachable,

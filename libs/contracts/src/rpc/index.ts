@@ -3,3 +3,4 @@ export * from './rpc';
 export * from './catalog.rpc';
 export * from './orders.rpc';
 export * from './inventory.rpc';
+export * from './nats-authorization';
