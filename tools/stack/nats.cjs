@@ -132,13 +132,28 @@ async function ensureNatsServer(server, natsServerBinary) {
   throw new Error(`nats-server did not answer on 127.0.0.1:${server.port} within 10 s (configuration ${config.file})`);
 }
 
+/**
+ * nats.js `connect` options for a script that speaks NATS itself (the benchmarks' load and
+ * stand-ins), from a process's variables: as libs/rpc's natsConnectionOptions, which it cannot load.
+ */
+function natsClientOptions(env) {
+  const user = env.NATS_USER;
+  return {
+    servers: env.NATS_SERVERS.split(','),
+    user,
+    pass: fs.readFileSync(env.NATS_PASSWORD_FILE, 'utf8').trim(),
+    tls: { caFile: env.NATS_TLS_CA_FILE },
+    inboxPrefix: `_INBOX.${user}`,
+  };
+}
+
 /** Stops the stack's NATS server, if it runs. */
 function stopNatsServer(server) {
   const pid = runningPid(path.join(server.dir, 'nats.pid'));
   if (pid) process.kill(pid, 'SIGTERM');
 }
 
-module.exports = { NATS_PORT, CLUSTER_NATS_PORT, TEST_NATS, IDENTITIES, natsServer, ensureNatsServer, stopNatsServer };
+module.exports = { NATS_PORT, CLUSTER_NATS_PORT, TEST_NATS, IDENTITIES, natsServer, ensureNatsServer, stopNatsServer, natsClientOptions };
 
 // `node tools/stack/nats.cjs test-server`: the unit and integration suites' server, started if
 // needed; prints the variables that reach it (paths only, never a password). Jest's global setup runs it.
