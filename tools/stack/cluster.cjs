@@ -8,6 +8,7 @@ const os = require('node:os');
 const path = require('node:path');
 const stack = require('./stack.cjs');
 const { CLUSTER_NATS_PORT } = require('./nats.cjs');
+const { REDIS_PORT, redisServer } = require('./redis.cjs');
 
 const CACHE = process.env.PETSTORE_CACHE ?? path.join(os.homedir(), '.cache/petstore');
 
@@ -80,6 +81,8 @@ function clusterLayout({ offset = 0, databaseSuffix = '_cluster', namespace = ''
   // RPC over NATS comes with stack.cjs's layout, on a NATS server of the cluster's own.
   const base = stack.stackLayout({ offset, databaseSuffix, namespace, kafkaBrokers: brokers, subjectPrefix, natsPort: CLUSTER_NATS_PORT + offset });
   const shared = { KAFKA_REPLICATION_FACTOR: '3', KAFKA_MIN_INSYNC_REPLICAS: '2' };
+  // The gateways count the rate limit in a Redis of the cluster's own, as its ACL user.
+  const redis = redisServer(REDIS_PORT + offset);
   const shift = (value, n) => String(Number(value) + REPLICA_PORT_STEP * n);
   // Where replica 1 of a service serves RPC: the address the TCP transport (RPC_TRANSPORT=tcp) reaches.
   const rpcOfFirst = (tier) => `127.0.0.1:${shift(base.envs[tier].RPC_PORT, 1)}`;
@@ -94,7 +97,7 @@ function clusterLayout({ offset = 0, databaseSuffix = '_cluster', namespace = ''
         CATALOG_RPC: rpcOfFirst('catalog'),
         ORDERS_RPC: rpcOfFirst('orders'),
         INVENTORY_RPC: rpcOfFirst('inventory'),
-        RATE_LIMIT_REDIS_URL: 'redis://127.0.0.1:6379',
+        ...redis.gatewayEnv,
         SHUTDOWN_DELAY_MS: String(GATEWAY_SHUTDOWN_DELAY_MS),
       });
     } else {
@@ -109,6 +112,7 @@ function clusterLayout({ offset = 0, databaseSuffix = '_cluster', namespace = ''
     ...base,
     kafka,
     brokers,
+    redis,
     envOf,
     urlOf,
     metricsUrlOf,
@@ -120,10 +124,10 @@ function clusterLayout({ offset = 0, databaseSuffix = '_cluster', namespace = ''
 
 // ---------------------------------------------------------------- machine services
 
-/** The cluster's own NATS server; Redis is the machine's shared one (stacks keep apart by key), started if it does not answer. */
+/** The cluster's own NATS server and Redis. */
 async function ensureNatsAndRedis(layout) {
   await stack.ensureNats(layout.nats);
-  await stack.ensureRedis();
+  await stack.ensureRedis(layout.redis);
 }
 
 /** HAProxy from Debian's packages, installed on first use as Kafka is fetched on first use; its path. */

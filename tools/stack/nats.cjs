@@ -3,14 +3,11 @@
 // server configuration live in the stack's cache folder, readable by this user only.
 'use strict';
 const { spawn, spawnSync } = require('node:child_process');
-const crypto = require('node:crypto');
 const fs = require('node:fs');
-const net = require('node:net');
-const os = require('node:os');
 const path = require('node:path');
+const { CACHE, ensureCertificates, passwordFile, writeSecret, canConnect, runningPid, waitForPort } = require('./secrets.cjs');
 
 const ROOT = path.resolve(__dirname, '../..');
-const CACHE = process.env.PETSTORE_CACHE ?? path.join(os.homedir(), '.cache/petstore');
 const IDENTITIES = ['gateway', 'catalog', 'orders', 'inventory'];
 /** The development stack's NATS; the others follow the ports scheme (+10000 end-to-end, +20000 bench, +25000 chaos). */
 const NATS_PORT = 4322;
@@ -21,36 +18,6 @@ const TEST_NATS = { port: 4342, subjectPrefix: '*.' };
 
 function natsDir(port) {
   return path.join(CACHE, `nats-${port}`);
-}
-
-/** Writes `content` readable by this user only, without ever printing it. */
-function writeSecret(file, content) {
-  fs.writeFileSync(file, content, { mode: 0o600 });
-  fs.chmodSync(file, 0o600);
-}
-
-function openssl(args, dir) {
-  const result = spawnSync('openssl', args, { cwd: dir, encoding: 'utf8' });
-  if (result.status !== 0) throw new Error(`openssl ${args[0]} failed: ${result.stderr.trim()}`);
-}
-
-/** A CA, and a server certificate for 127.0.0.1 and localhost signed by it, made once (kept for 10 years). */
-function ensureCertificates(dir) {
-  if (fs.existsSync(path.join(dir, 'server.pem'))) return;
-  const days = '3650';
-  openssl(['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-keyout', 'ca.key', '-out', 'ca.pem', '-days', days, '-subj', '/CN=petstore stack CA'], dir);
-  openssl(['req', '-newkey', 'rsa:2048', '-nodes', '-keyout', 'server.key', '-out', 'server.csr', '-subj', '/CN=localhost'], dir);
-  fs.writeFileSync(path.join(dir, 'server.ext'), 'subjectAltName=IP:127.0.0.1,DNS:localhost\n');
-  openssl(['x509', '-req', '-in', 'server.csr', '-CA', 'ca.pem', '-CAkey', 'ca.key', '-CAcreateserial', '-out', 'server.pem', '-days', days, '-extfile', 'server.ext'], dir);
-  for (const file of ['server.csr', 'server.ext', 'ca.srl']) fs.rmSync(path.join(dir, file), { force: true });
-  for (const file of ['ca.key', 'ca.pem', 'server.key', 'server.pem']) fs.chmodSync(path.join(dir, file), 0o600);
-}
-
-/** `<identity>.password`: a random password per process, made once. */
-function passwordFile(dir, identity) {
-  const file = path.join(dir, `${identity}.password`);
-  if (!fs.existsSync(file)) writeSecret(file, crypto.randomBytes(24).toString('base64url'));
-  return file;
 }
 
 /**
@@ -87,29 +54,6 @@ function writeServerConfig(server) {
   return { file, changed, pidFile: options.pidFile };
 }
 
-function canConnect(port) {
-  return new Promise((resolve) => {
-    const socket = net.connect({ host: '127.0.0.1', port });
-    const done = (ok) => {
-      socket.destroy();
-      resolve(ok);
-    };
-    socket.setTimeout(1000, () => done(false));
-    socket.once('connect', () => done(true));
-    socket.once('error', () => done(false));
-  });
-}
-
-function runningPid(pidFile) {
-  try {
-    const pid = Number(fs.readFileSync(pidFile, 'utf8').trim());
-    process.kill(pid, 0);
-    return pid;
-  } catch {
-    return undefined;
-  }
-}
-
 /**
  * Starts the stack's NATS server if it is not running, or has it read its configuration again
  * when that changed (a new subject prefix, a rotated password): nats-server reloads on SIGHUP
@@ -118,18 +62,13 @@ function runningPid(pidFile) {
 async function ensureNatsServer(server, natsServerBinary) {
   const config = writeServerConfig(server);
   const pid = runningPid(config.pidFile);
-  if (pid && (await canConnect(server.port))) {
+  if (pid && (await canConnect('127.0.0.1', server.port))) {
     if (config.changed) process.kill(pid, 'SIGHUP');
     return;
   }
-  if (await canConnect(server.port)) throw new Error(`127.0.0.1:${server.port} answers, but not the stack's NATS server (${config.pidFile}): stop what listens there`);
+  if (await canConnect('127.0.0.1', server.port)) throw new Error(`127.0.0.1:${server.port} answers, but not the stack's NATS server (${config.pidFile}): stop what listens there`);
   spawn(natsServerBinary(), ['-c', config.file], { detached: true, stdio: 'ignore' }).unref();
-  const deadline = Date.now() + 10_000;
-  while (Date.now() < deadline) {
-    if (await canConnect(server.port)) return;
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-  throw new Error(`nats-server did not answer on 127.0.0.1:${server.port} within 10 s (configuration ${config.file})`);
+  await waitForPort(server.port, `nats-server (configuration ${config.file})`);
 }
 
 /**

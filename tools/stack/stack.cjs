@@ -2,10 +2,11 @@
 // tests and the benchmarks, so all three run the same processes the same way.
 'use strict';
 const { spawn, spawnSync } = require('node:child_process');
-const net = require('node:net');
 const os = require('node:os');
 const path = require('node:path');
 const nats = require('./nats.cjs');
+const redis = require('./redis.cjs');
+const { canConnect } = require('./secrets.cjs');
 
 
 const ROOT = path.resolve(__dirname, '../..');
@@ -70,19 +71,6 @@ function stackLayout({
   return { envs, urls, metricsUrls, nats: natsServer };
 }
 
-function canConnect(host, port, timeoutMs = 1000) {
-  return new Promise((resolve) => {
-    const socket = net.connect({ host, port });
-    const done = (ok) => {
-      socket.destroy();
-      resolve(ok);
-    };
-    socket.setTimeout(timeoutMs, () => done(false));
-    socket.once('connect', () => done(true));
-    socket.once('error', () => done(false));
-  });
-}
-
 async function ensurePostgres() {
   if (await canConnect('127.0.0.1', 5432)) return;
   throw new Error(
@@ -92,7 +80,6 @@ async function ensurePostgres() {
   );
 }
 
-const REDIS_PORT = 6379;
 
 /** Debian's package of a server, installed on first use as Kafka is fetched on first use. */
 function installPackage(pkg, binary) {
@@ -108,17 +95,6 @@ function installPackage(pkg, binary) {
   return installPackage(pkg, binary);
 }
 
-/** Starts `command` detached (it outlives this script, as the Kafka broker does) and waits until the port answers. */
-async function startServer(name, port, command, args) {
-  spawn(command, args, { detached: true, stdio: 'ignore' }).unref();
-  const deadline = Date.now() + 10_000;
-  while (Date.now() < deadline) {
-    if (await canConnect('127.0.0.1', port)) return;
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-  throw new Error(`${name} did not answer on 127.0.0.1:${port} within 10 s after \`${command} ${args.join(' ')}\``);
-}
-
 /**
  * The stack's own NATS server (`layout.nats`), started, or reloaded with the layout's subject
  * prefix; Debian's `nats-server` package is installed first if it is missing. The machine's NATS
@@ -128,11 +104,12 @@ async function ensureNats(server) {
   await nats.ensureNatsServer(server, () => installPackage('nats-server', 'nats-server'));
 }
 
-/** Redis for the rate limit that several gateways share (RATE_LIMIT_REDIS_URL): started if 127.0.0.1:6379 does not answer. */
-async function ensureRedis() {
-  if (await canConnect('127.0.0.1', REDIS_PORT)) return;
-  const redis = installPackage('redis-server', 'redis-server');
-  await startServer('redis-server', REDIS_PORT, redis, ['--bind', '127.0.0.1', '--port', String(REDIS_PORT), '--save', '', '--appendonly', 'no']);
+/**
+ * A stack's own Redis (tools/stack/redis.cjs), for the rate limit several gateways share: started,
+ * or its ACL loaded again; Debian's `redis-server` package is installed first if it is missing.
+ */
+async function ensureRedis(server) {
+  await redis.ensureRedisServer(server, () => installPackage('redis-server', 'redis-server'));
 }
 
 /**

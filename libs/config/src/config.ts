@@ -1,3 +1,5 @@
+import { readFileSync } from 'node:fs';
+
 /**
  * Environment configuration read once at start-up. Each field is a reader that
  * knows its variable's name, so a bad value is reported as one line naming it.
@@ -103,6 +105,26 @@ export function postgresUrl(name: string, fallback: string): Reader<string> {
     if (!['postgres:', 'postgresql:'].includes(url.protocol) || url.pathname.length < 2) {
       throw new ConfigError(name, 'must be a postgres:// URL that names a database');
     }
+    return text;
+  };
+}
+
+/**
+ * The content of the file `variable` names (a secret kept out of the environment: a password a
+ * platform mounts, or one the stack tools generate), trimmed; undefined when the variable is unset.
+ * A file that cannot be read, or is empty, is refused with the variable's name.
+ */
+export function secretFile(variable: string): Reader<string | undefined> {
+  return (env) => {
+    const file = raw(env, variable);
+    if (file === undefined) return undefined;
+    let text: string;
+    try {
+      text = readFileSync(file, 'utf8').trim();
+    } catch (error) {
+      throw new ConfigError(variable, `cannot be read (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`);
+    }
+    if (!text) throw new ConfigError(variable, `names an empty file (${file})`);
     return text;
   };
 }

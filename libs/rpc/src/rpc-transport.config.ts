@@ -1,6 +1,5 @@
-import { ConfigError, list, oneOf, optionalStr, type ConfigShape, type Env } from '@petstore/config';
+import { ConfigError, list, oneOf, optionalStr, secretFile, type ConfigShape, type Env } from '@petstore/config';
 import { natsInboxPrefix } from '@petstore/contracts';
-import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 export { rpcSubject } from '@petstore/contracts';
@@ -36,23 +35,11 @@ const NATS_USER = /^[a-zA-Z0-9_-]{1,64}$/;
  */
 export const RPC_TCP_BENCH_ONLY = 'RPC_TCP_BENCH_ONLY';
 
-function secretFile(env: Env, variable: string): string {
-  const file = env[variable]?.trim();
-  if (!file) throw new ConfigError(variable, 'is required with RPC_TRANSPORT=nats but not set');
-  let text: string;
-  try {
-    text = readFileSync(file, 'utf8').trim();
-  } catch (error) {
-    throw new ConfigError(variable, `cannot be read (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`);
-  }
-  if (!text) throw new ConfigError(variable, `names an empty file (${file})`);
+/** A file that must be there and not empty with RPC_TRANSPORT=nats: its content. */
+function requiredFile(env: Env, variable: string): string {
+  const text = secretFile(variable)(env);
+  if (text === undefined) throw new ConfigError(variable, 'is required with RPC_TRANSPORT=nats but not set');
   return text;
-}
-
-/** A file that must be there and not empty, given to the NATS client by its path. */
-function readableFile(env: Env, variable: string): string {
-  secretFile(env, variable);
-  return (env[variable] as string).trim();
 }
 
 /** RPC_TRANSPORT, NATS_SERVERS, NATS_SUBJECT_PREFIX and the NATS credentials: spread into the shape of every process that sends or serves RPC. */
@@ -75,7 +62,8 @@ export const rpcTransportConfigShape: ConfigShape<RpcTransportConfig> = {
     const user = optionalStr('NATS_USER')(env);
     if (!user) throw new ConfigError('NATS_USER', 'is required with RPC_TRANSPORT=nats but not set');
     if (!NATS_USER.test(user)) throw new ConfigError('NATS_USER', `must be 1 to 64 of a-z A-Z 0-9 _ - (got "${user}")`);
-    return { user, password: secretFile(env, 'NATS_PASSWORD_FILE'), caFile: readableFile(env, 'NATS_TLS_CA_FILE') };
+    requiredFile(env, 'NATS_TLS_CA_FILE');
+    return { user, password: requiredFile(env, 'NATS_PASSWORD_FILE'), caFile: (env['NATS_TLS_CA_FILE'] as string).trim() };
   },
 };
 

@@ -26,6 +26,8 @@ beforeAll(async () => {
     apiKeys: [],
     rateLimitPerSecond: 0,
     rateLimitRedisUrl: undefined,
+    rateLimitRedisPassword: undefined,
+    rateLimitRedisCaFile: undefined,
     rateLimitRedisTimeoutMs: 50,
     upstreamTimeoutMs: 100,
     inventoryDetailsTimeoutMs: 100,
