@@ -79,12 +79,12 @@ describe('NATS users and permissions, on the real server', () => {
     }
     const { connection, violations } = await as(identity);
     for (const subject of forbidden) connection.publish(subject, new Uint8Array([1]));
-    // An answer without a request: a service publishes replies only.
-    if (identity !== 'gateway') connection.publish('_INBOX.gateway.stolen', new Uint8Array([1]));
+    // A service answers those who call it only: the catalog, asked by nobody but the gateway and the two others, is the one inbox nobody may write to.
+    if (identity !== 'gateway') connection.publish('_INBOX.catalog.stolen', new Uint8Array([1]));
     await connection.flush();
     await new Promise((resolve) => setTimeout(resolve, 200));
 
-    const expectedRefusals = [...forbidden, ...(identity === 'gateway' ? [] : ['_INBOX.gateway.stolen'])];
+    const expectedRefusals = [...forbidden, ...(identity === 'gateway' ? [] : ['_INBOX.catalog.stolen'])];
     expect(violations.filter((v) => v.operation === 'publish').map((v) => v.subject).sort()).toEqual(expectedRefusals.sort());
     expect(received).toEqual([]);
   });

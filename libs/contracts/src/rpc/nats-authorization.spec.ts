@@ -25,9 +25,11 @@ describe('NATS permissions, from the RPC table', () => {
   });
 
   it('orders and inventory publish only the catalog lookup; the catalog sends nothing', () => {
-    expect(natsPermissions('orders', 'orders', 'dev.').publish.allow).toEqual(['dev.catalog.pets.get']);
-    expect(natsPermissions('inventory', 'inventory', 'dev.').publish.allow).toEqual(['dev.catalog.pets.get']);
-    expect(natsPermissions('catalog', 'catalog', 'dev.')).toMatchObject({ publish: { allow: [] }, subscribe: { allow: expect.not.arrayContaining(['_INBOX.catalog.>']) } });
+    expect(natsPermissions('orders', 'orders', 'dev.').publish.allow).toEqual(['dev.catalog.pets.get', '_INBOX.gateway.>']);
+    expect(natsPermissions('inventory', 'inventory', 'dev.').publish.allow).toEqual(['dev.catalog.pets.get', '_INBOX.gateway.>']);
+    // Besides replies (allow_responses), the catalog publishes only to the inboxes of those who call it.
+    expect(natsPermissions('catalog', 'catalog', 'dev.').publish.allow).toEqual(['_INBOX.gateway.>', '_INBOX.orders.>', '_INBOX.inventory.>']);
+    expect(natsPermissions('catalog', 'catalog', 'dev.').subscribe.allow).not.toContain('_INBOX.catalog.>');
     expect(natsPermissions('orders', 'orders', 'dev.').subscribe.allow).toContain('_INBOX.orders.>');
   });
 
@@ -44,6 +46,10 @@ describe('NATS permissions, from the RPC table', () => {
     expect(config.tls).toEqual({ cert_file: '/c/server.pem', key_file: '/c/server.key', timeout: 2 });
     expect(config.authorization.users.map((user: { user: string }) => user.user)).toEqual(['gateway', 'catalog', 'orders', 'inventory']);
     expect(config.authorization.users[2].permissions).toEqual(natsPermissions('orders', 'orders', 'dev.'));
+    // During a rotation the next user of a caller gets answers too.
+    const rotating = natsServerConfig({ listen: '127.0.0.1:4322', subjectPrefix: 'dev.', users: [...users, { identity: 'gateway', user: 'gateway-next', password: 'x' }], tls: { certFile: 'c', keyFile: 'k' } });
+    const catalog = JSON.parse(rotating.slice(rotating.indexOf('{'))).authorization.users[1];
+    expect(catalog.permissions.publish.allow).toEqual(['_INBOX.gateway.>', '_INBOX.orders.>', '_INBOX.inventory.>', '_INBOX.gateway-next.>']);
     expect(() => natsServerConfig({ listen: '127.0.0.1:4322', subjectPrefix: 'dev.', users: users.slice(1), tls: { certFile: 'c', keyFile: 'k' } })).toThrow('No NATS user for gateway');
   });
 });

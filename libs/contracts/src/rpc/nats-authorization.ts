@@ -61,19 +61,31 @@ export interface NatsPermissions {
   allow_responses?: true;
 }
 
+/** The identities that send requests to `service`. */
+export function callersOf(service: RpcService): NatsIdentity[] {
+  return NATS_IDENTITIES.filter((identity) => RPC_CALLS[identity].some((call) => call.service === service));
+}
+
 /**
  * What one identity may do on NATS, with the stack's subject prefix applied (`*.` for a server that
  * every test suite shares, each suite with a one-token namespace of its own):
- * - a service subscribes to its own subjects, in its own queue group, and publishes replies only;
+ * - a service subscribes to its own subjects, in its own queue group, and publishes replies;
  * - every identity publishes the requests it sends (RPC_CALLS), and reads answers on its own inbox.
+ *
+ * A reply goes to the caller's inbox. `allow_responses` alone would let a service answer only the
+ * requests it received since the server last loaded its configuration: nats-server forgets those
+ * grants when it reloads, and the answers in flight then (during a password rotation) would be
+ * refused and their requests time out. So a service may also publish to the inboxes of the users
+ * that call it (`callerUsers`); it cannot read them, and their subjects end in a random token it
+ * never sees unless it is asked.
  */
-export function natsPermissions(identity: NatsIdentity, user: string, subjectPrefix: string): NatsPermissions {
+export function natsPermissions(identity: NatsIdentity, user: string, subjectPrefix: string, callerUsers: readonly string[] = identity === 'gateway' ? [] : callersOf(identity)): NatsPermissions {
   const subject = ({ service, rpc }: RpcCall) => rpcSubject(subjectPrefix, service, rpc.pattern.cmd);
   const sends = RPC_CALLS[identity].map(subject);
   const answerInbox = `${natsInboxPrefix(user)}.>`;
   if (identity === 'gateway') return { publish: { allow: sends }, subscribe: { allow: [answerInbox] } };
   return {
-    publish: { allow: sends },
+    publish: { allow: [...sends, ...callerUsers.map((caller) => `${natsInboxPrefix(caller)}.>`)] },
     subscribe: { allow: [...rpcServedBy(identity).map((call) => `${subject(call)} ${identity}`), ...(sends.length > 0 ? [answerInbox] : [])] },
     allow_responses: true,
   };
@@ -124,7 +136,10 @@ export function natsServerConfig({ listen, subjectPrefix, users, tls, pidFile, h
     tls: { cert_file: tls.certFile, key_file: tls.keyFile, timeout: 2 },
     authorization: {
       users: [
-        ...users.map(({ identity, user, password }) => ({ user, password, permissions: natsPermissions(identity, user, subjectPrefix) })),
+        ...users.map(({ identity, user, password }) => {
+          const callerUsers = identity === 'gateway' ? [] : users.filter((caller) => callersOf(identity).includes(caller.identity)).map((caller) => caller.user);
+          return { user, password, permissions: natsPermissions(identity, user, subjectPrefix, callerUsers) };
+        }),
         ...(harnessPassword ? [{ user: NATS_TEST_HARNESS, password: harnessPassword, permissions: harnessPermissions(subjectPrefix) }] : []),
       ],
     },
