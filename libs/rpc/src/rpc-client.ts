@@ -1,7 +1,8 @@
 import { ClientNats, ClientProxyFactory, Transport, type ClientProxy, type WritePacket } from '@nestjs/microservices';
 // Not re-exported by the package's index: what Nest's NATS client reports for "no responders".
 import { EmptyResponseException } from '@nestjs/microservices/errors/empty-response.exception';
-import { createInbox, type Msg, type NatsConnection } from 'nats';
+import { type Msg, type NatsConnection } from 'nats';
+import { randomBytes } from 'node:crypto';
 import { defaultIfEmpty, firstValueFrom, throwError, timeout } from 'rxjs';
 import { natsConnectionOptions, natsCredentialsOf, rpcSubject, type NatsCredentials, type RpcTransportConfig } from './rpc-transport.config';
 
@@ -97,8 +98,10 @@ export class NatsRpcClient extends ClientNats implements RpcClient {
   private replyInbox(): string {
     const connection = this.natsClient as NatsConnection;
     if (this.inbox?.connection !== connection) {
-      // Under the user's own inbox prefix: the only answers its NATS permissions let it read.
-      const subject = createInbox(natsConnectionOptions(this.credentials).inboxPrefix);
+      // Under the user's own inbox prefix (the only answers its NATS permissions let it read), and
+      // random (nats.js's inbox names follow each other): a service that answers this client
+      // cannot guess the inbox of the same process's client of another service.
+      const subject = `${natsConnectionOptions(this.credentials).inboxPrefix}.${randomBytes(16).toString('hex')}`;
       connection.subscribe(`${subject}.*`, { callback: (_error, msg) => void this.receive(msg) });
       this.inbox = { subject, connection };
     }

@@ -7,12 +7,12 @@ const subjects = (prefix: string, service: string, definitions: object) =>
   Object.values(definitions).map((definition: { pattern: { cmd: string } }) => `${prefix}${service}.${definition.pattern.cmd}`);
 
 describe('NATS permissions, from the RPC table', () => {
-  it('each service subscribes to its own subjects only, in its own queue group, and publishes replies', () => {
+  it('each service subscribes to its own subjects only, in its own queue group, and publishes answers', () => {
     for (const [service, definitions] of [['catalog', CatalogRpc], ['orders', OrdersRpc], ['inventory', InventoryRpc]] as const) {
       const permissions = natsPermissions(service, service, 'dev.');
       const served = [...subjects('dev.', service, definitions), `dev.${service}.health.check`].map((subject) => `${subject} ${service}`);
       expect(permissions.subscribe.allow.filter((subject) => !subject.startsWith('_INBOX.'))).toEqual(served);
-      expect(permissions.allow_responses).toBe(true);
+      expect(permissions.publish.allow.filter((subject) => !subject.startsWith('_INBOX.'))).toEqual(service === 'catalog' ? [] : ['dev.catalog.pets.get']);
     }
   });
 
@@ -27,7 +27,7 @@ describe('NATS permissions, from the RPC table', () => {
   it('orders and inventory publish only the catalog lookup; the catalog sends nothing', () => {
     expect(natsPermissions('orders', 'orders', 'dev.').publish.allow).toEqual(['dev.catalog.pets.get', '_INBOX.gateway.>']);
     expect(natsPermissions('inventory', 'inventory', 'dev.').publish.allow).toEqual(['dev.catalog.pets.get', '_INBOX.gateway.>']);
-    // Besides replies (allow_responses), the catalog publishes only to the inboxes of those who call it.
+    // The catalog publishes only answers, to the inboxes of those who call it.
     expect(natsPermissions('catalog', 'catalog', 'dev.').publish.allow).toEqual(['_INBOX.gateway.>', '_INBOX.orders.>', '_INBOX.inventory.>']);
     expect(natsPermissions('catalog', 'catalog', 'dev.').subscribe.allow).not.toContain('_INBOX.catalog.>');
     expect(natsPermissions('orders', 'orders', 'dev.').subscribe.allow).toContain('_INBOX.orders.>');
