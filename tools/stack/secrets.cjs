@@ -19,7 +19,8 @@ function writeSecret(file, content) {
 
 function openssl(args, dir) {
   const result = spawnSync('openssl', args, { cwd: dir, encoding: 'utf8' });
-  if (result.status !== 0) throw new Error(`openssl ${args[0]} failed: ${result.stderr.trim()}`);
+  if (result.error?.code === 'ENOENT') throw new Error('openssl is missing: the stack makes its TLS certificates with it (Debian: `apt-get install openssl`)');
+  if (result.status !== 0) throw new Error(`openssl ${args[0]} failed: ${(result.stderr ?? '').trim()}`);
 }
 
 /** A CA, and a server certificate for 127.0.0.1 and localhost signed by it, made once (kept for 10 years). */
