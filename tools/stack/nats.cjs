@@ -86,13 +86,7 @@ function natsClientOptions(env) {
   };
 }
 
-/** Stops the stack's NATS server, if it runs. */
-function stopNatsServer(server) {
-  const pid = runningPid(path.join(server.dir, 'nats.pid'));
-  if (pid) process.kill(pid, 'SIGTERM');
-}
-
-module.exports = { NATS_PORT, CLUSTER_NATS_PORT, TEST_NATS, IDENTITIES, natsServer, ensureNatsServer, stopNatsServer, natsClientOptions };
+module.exports = { NATS_PORT, CLUSTER_NATS_PORT, TEST_NATS, IDENTITIES, natsServer, ensureNatsServer, natsClientOptions };
 
 // `node tools/stack/nats.cjs test-server`: the unit and integration suites' server, started if
 // needed; prints the variables that reach it (paths only, never a password). Jest's global setup runs it.
