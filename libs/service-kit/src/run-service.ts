@@ -8,6 +8,7 @@ import { migrate, roleOf } from '@petstore/database';
 import { LogLevel, createKafkaClient, namespaced, runDeadLetterCommand } from '@petstore/kafka';
 import { processLogger, useProcessLogger } from '@petstore/observability';
 import { bootstrapService } from './bootstrap';
+import { BUS_SECRETS_ROOT, provisionBusSecrets } from './bus-secrets';
 import { DATABASE_PASSWORD_FILE, type ServiceConfig } from './service-config';
 
 export interface ServiceDefinition<C extends ServiceConfig> {
@@ -20,9 +21,16 @@ export interface ServiceDefinition<C extends ServiceConfig> {
 /**
  * The whole of a service's `main.ts`. `node main.js migrate` is the explicit start-up step that
  * creates the database if missing and applies the migrations, then exits; `node main.js dlt ...`
- * are the operator's dead-letter tools (docs/OPERATIONS.md); `node main.js` serves.
+ * are the operator's dead-letter tools (docs/OPERATIONS.md); `node main.js bus-secrets` makes the
+ * compose stack's NATS and Redis passwords, certificates and server configuration (it needs none of
+ * the service's settings); `node main.js` serves.
  */
 export function runService<C extends ServiceConfig>(service: ServiceDefinition<C>): void {
+  if (process.argv[2] === 'bus-secrets') {
+    provisionBusSecrets({ root: BUS_SECRETS_ROOT, natsHost: 'nats', natsPort: 4222, redisHost: 'redis' });
+    process.stdout.write('NATS and Redis credentials, certificates and configuration are in place\n');
+    process.exit(0);
+  }
   if (process.argv[2] === 'migrate') ensurePasswordFile();
   const config = readConfigOrExit(service.configShape);
   useProcessLogger({ service: service.name, level: config.logLevel });
