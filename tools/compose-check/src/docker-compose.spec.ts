@@ -639,6 +639,9 @@ describe('docker-compose.yml: NATS and Redis credentials (bus-secrets)', () => {
     const password = file('gateway/redis-password').trim();
     expect(acl).toEqual(['user default off', `user ${RATE_LIMIT_REDIS_USER} on #${createHash('sha256').update(password).digest('hex')} ${RATE_LIMIT_REDIS_ACL}`]);
     expect(acl.join('\n')).not.toContain(password);
+    // The stacks' own Redis (tools/stack/redis.cjs, which cannot load the services' code) grants the same.
+    const stackRedis = require('@petstore/stack/redis.cjs') as { RATE_LIMIT_USER: string; RATE_LIMIT_ACL: string };
+    expect({ user: stackRedis.RATE_LIMIT_USER, acl: stackRedis.RATE_LIMIT_ACL }).toEqual({ user: RATE_LIMIT_REDIS_USER, acl: RATE_LIMIT_REDIS_ACL });
     expect(healthcheckCommand(services.redis)).toContain('NOAUTH');
 
     const gateway = environment(services.gateway);
