@@ -31,25 +31,44 @@ export function runService<C extends ServiceConfig>(service: ServiceDefinition<C
     process.stdout.write('NATS and Redis credentials, certificates and configuration are in place\n');
     process.exit(0);
   }
-  if (process.argv[2] === 'migrate') ensurePasswordFile();
+  if (process.argv[2] === 'migrate') {
+    runMigrate(service);
+    return;
+  }
   const config = readConfigOrExit(service.configShape);
   useProcessLogger({ service: service.name, level: config.logLevel });
   const run = async (): Promise<void> => {
     if (process.argv[2] === 'dlt') process.exit(await deadLetterCommand(service.name, config, process.argv.slice(3)));
-    if (process.argv[2] !== 'migrate') {
-      await bootstrapService(service.appModule(config), config, service.name);
-      return;
-    }
+    await bootstrapService(service.appModule(config), config, service.name);
+  };
+  run().catch(exitOnFailure(service.name));
+}
+
+/**
+ * `main.js migrate` reads the database settings alone: it has no use for the RPC bus, so a migrate
+ * step is given no NATS credentials and must not need them.
+ */
+function runMigrate<C extends ServiceConfig>(service: ServiceDefinition<C>): void {
+  ensurePasswordFile();
+  const { logLevel, databaseUrl, migrationDatabaseUrl } = service.configShape;
+  const shape: ConfigShape<Pick<ServiceConfig, 'logLevel' | 'databaseUrl' | 'migrationDatabaseUrl'>> = { logLevel, databaseUrl, migrationDatabaseUrl };
+  const config = readConfigOrExit(shape);
+  useProcessLogger({ service: service.name, level: config.logLevel });
+  const run = async (): Promise<void> => {
     // With an owner's URL, migrate as the owner and give the serving role its grants; without, as before.
     const runtimeRole = config.migrationDatabaseUrl ? roleOf(config.databaseUrl) : undefined;
     const applied = await migrate(service.databaseOptions(config.migrationDatabaseUrl ?? config.databaseUrl), runtimeRole);
     process.stdout.write(`${service.name}: ${applied.length} migration(s) applied${applied.length ? `: ${applied.join(', ')}` : ''}\n`);
     process.exit(0);
   };
-  run().catch((error: unknown) => {
-    processLogger().fatal({ err: error }, `${service.name} failed: ${error instanceof Error ? error.message : String(error)}`);
+  run().catch(exitOnFailure(service.name));
+}
+
+function exitOnFailure(name: string): (error: unknown) => void {
+  return (error) => {
+    processLogger().fatal({ err: error }, `${name} failed: ${error instanceof Error ? error.message : String(error)}`);
     process.exit(1);
-  });
+  };
 }
 
 /** `dlt list|show|replay|purge` on this service's dead-letter topic. */
