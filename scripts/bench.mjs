@@ -181,7 +181,8 @@ async function main() {
       results.transports = [];
       for (const transport of TRANSPORTS) {
         log(`RPC over ${transport}: read path and saga capacity`);
-        const transportLayout = { ...layout, envs: Object.fromEntries(Object.entries(layout.envs).map(([app, e]) => [app, { ...e, RPC_TRANSPORT: transport }])) };
+        // The TCP transport has no authentication: it starts only when told it serves a benchmark.
+        const transportLayout = { ...layout, envs: Object.fromEntries(Object.entries(layout.envs).map(([app, e]) => [app, { ...e, RPC_TRANSPORT: transport, RPC_TCP_BENCH_ONLY: 'true' }])) };
         await running.stop();
         running = await startStack(transportLayout, { extraEnv, nodeArgs, output: stackOutput });
         const reads = await readPath(transportLayout, category, running.processes);
@@ -309,7 +310,7 @@ async function readPath(layout, category, processes, baselineOptions) {
       const viaGateway = await cannon({ url: `${layout.urls.gateway}${read.gateway}`, headers, warmup: true, cpuOf: processes });
       const viaBaseline = baseline && (await cannon({ url: `${baseline.url}${read.gateway}`, headers, warmup: true }));
       const direct = await rpc.rpcLoad({
-        env: layout.envs.catalog, service: 'catalog', pattern: read.pattern, payload: read.payload,
+        env: layout.envs.catalog, callerEnv: layout.envs.gateway, service: 'catalog', pattern: read.pattern, payload: read.payload,
         connections: CONNECTIONS, durationSeconds: READ_SECONDS,
       });
       const floorRun = await cannon({ url: `http://127.0.0.1:${FLOOR_PORT}${read.floor}`, warmup: true, cpuOf: { floor } });

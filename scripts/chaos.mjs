@@ -88,6 +88,8 @@ async function runSingle(running) {
   const layout = stack.stackLayout({ offset: 25_000, databaseSuffix: '_chaos', namespace, kafkaBrokers: brokers, kafkaSecrets: stack.kafkaSecretsDir(CHAOS_KAFKA) });
   await stack.dropDatabases(layout);
   stack.runMigrations(layout, EXTRA_ENV);
+  // The stack's own NATS server (its processes are started one by one here, not by startStack).
+  await stack.ensureNats(layout.nats);
   const chaosStack = new ChaosStack(layout, { extraEnv: EXTRA_ENV, output: stackLog('chaos-stack.log') });
   running.stack = chaosStack;
   log(`stack on ports +25000, namespace ${namespace}, broker ${brokers}; service output in tmp/chaos-stack.log`);
@@ -118,7 +120,7 @@ async function runCluster(running) {
   // From empty brokers: an earlier run's partitions would only slow every broker's restart.
   cluster.clusterKafka('reset', CHAOS_CLUSTER_KAFKA);
   cluster.clusterKafka('start', CHAOS_CLUSTER_KAFKA);
-  await cluster.ensureNatsAndRedis();
+  await cluster.ensureNatsAndRedis(layout);
   await stack.dropDatabases(layout);
   stack.runMigrations(layout, EXTRA_ENV);
   const output = stackLog('chaos-cluster.log');

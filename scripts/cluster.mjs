@@ -67,7 +67,7 @@ async function run() {
 
   try {
     await ensurePostgres();
-    await ensureNatsAndRedis();
+    await ensureNatsAndRedis(layout);
     clusterKafka('start');
     build();
     runMigrations(layout);

@@ -7,7 +7,7 @@ import path from 'node:path';
 import stack from '../tools/stack/stack.cjs';
 import testTools from '../tools/stack/test-tools.cjs';
 
-const { ROOT, ensurePostgres, ensureKafka, ensureNats, ensureRedis } = stack;
+const { ROOT, ensurePostgres, ensureKafka } = stack;
 const { ensureDebianTools, chartTools } = testTools;
 const summaryDir = path.join(ROOT, 'tmp/test-summary');
 const nxEnv = { ...process.env, NX_DAEMON: 'false', NX_NO_CLOUD: 'true', NX_TUI: 'false', JEST_SUMMARY_DIR: summaryDir };
@@ -64,9 +64,7 @@ function printSummary() {
 try {
   await ensurePostgres();
   ensureKafka();
-  // RPC goes over NATS; the shared rate limit's tests count in Redis.
-  await ensureNats();
-  await ensureRedis();
+  // NATS and Redis: servers of the suites' own, started by Jest's global setup and by each stack.
   // The command-line tools some tests run (promtool, Compose, helm, kubectl), installed on first use.
   ensureDebianTools();
   chartTools();

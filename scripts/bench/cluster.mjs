@@ -122,7 +122,7 @@ export async function benchCluster({ capacity, atRate, sagaStages, startSagaFloo
   // with six runs' topics the brokers spent 3.3 ms of CPU per order at 250/s, fresh ones 1.9–2.0 ms.
   cluster.clusterKafka('reset', BENCH_CLUSTER_KAFKA);
   cluster.clusterKafka('start', BENCH_CLUSTER_KAFKA);
-  await cluster.ensureNatsAndRedis();
+  await cluster.ensureNatsAndRedis(layout);
   await stack.dropDatabases(layout);
   stack.runMigrations(layout, extraEnv);
   const output = fs.createWriteStream(path.join(stack.ROOT, 'tmp/bench-cluster.log'));

@@ -12,6 +12,8 @@ const path = require('node:path');
 const { Controller, Module } = require('@nestjs/common');
 const { NestFactory } = require('@nestjs/core');
 const { MessagePattern, Transport } = require('@nestjs/microservices');
+const nats = require('../../tools/stack/nats.cjs');
+const stack = require('../../tools/stack/stack.cjs');
 const autocannon = require('autocannon');
 
 const N = Number(process.env.N ?? 20_000);
@@ -20,8 +22,9 @@ const READS = [['category', '/v1/categories/1'], ['pets', '/v1/pets?limit=20']].
 const RPC_PORT = 24_001;
 const KEY = 'bench-key-0123456789';
 const TRANSPORT = process.env.RPC_TRANSPORT ?? 'nats';
-const NATS_SERVERS = process.env.NATS_SERVERS ?? 'nats://127.0.0.1:4222';
 const SUBJECT_PREFIX = `gateway-cpu-${process.pid}.`;
+/** The bench's NATS server (tools/stack/nats.cjs), with this run's prefix. */
+const NATS = nats.natsServer(nats.NATS_PORT + 20_000, SUBJECT_PREFIX);
 
 /** The catalog's answers to the two reads, and to the readiness check, by command. */
 const ANSWERS = {
@@ -50,15 +53,18 @@ function catalogModule() {
  */
 async function natsCatalog() {
   const { connect } = require('nats');
-  const connection = await connect({ servers: NATS_SERVERS.split(',') });
-  connection.subscribe(`${SUBJECT_PREFIX}catalog.>`, {
-    queue: 'catalog',
-    callback: (_error, msg) => {
-      const { id } = JSON.parse(Buffer.from(msg.data).toString());
-      const cmd = msg.subject.slice(`${SUBJECT_PREFIX}catalog.`.length);
-      msg.respond(Buffer.from(JSON.stringify({ id, response: ANSWERS[cmd], isDisposed: true })));
-    },
-  });
+  await nats.ensureNatsServer(NATS, () => stack.installPackage('nats-server', 'nats-server'));
+  // As the catalog's NATS user, which may serve each of the catalog's subjects, not a wildcard over them.
+  const connection = await connect(nats.natsClientOptions(NATS.envOf('catalog')));
+  for (const [cmd, answer] of Object.entries(ANSWERS)) {
+    connection.subscribe(`${SUBJECT_PREFIX}catalog.${cmd}`, {
+      queue: 'catalog',
+      callback: (_error, msg) => {
+        const { id } = JSON.parse(Buffer.from(msg.data).toString());
+        msg.respond(Buffer.from(JSON.stringify({ id, response: answer, isDisposed: true })));
+      },
+    });
+  }
   return { close: () => connection.drain() };
 }
 
@@ -71,7 +77,7 @@ function cpuMs(pid) {
 async function startGateway(main, port, profileDir) {
   const child = spawn(process.execPath, [...(profileDir ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : []), path.resolve(main)], {
     env: {
-      ...process.env, RPC_TRANSPORT: TRANSPORT, NATS_SERVERS, NATS_SUBJECT_PREFIX: SUBJECT_PREFIX, NODE_ENV: 'production', LOG_LEVEL: 'warn', HOST: '127.0.0.1', HTTP_PORT: String(port), METRICS_PORT: String(port + 100), RATE_LIMIT_PER_SECOND: '0',
+      ...process.env, RPC_TRANSPORT: TRANSPORT, RPC_TCP_BENCH_ONLY: 'true', ...NATS.envOf('gateway'), NATS_SUBJECT_PREFIX: SUBJECT_PREFIX, NODE_ENV: 'production', LOG_LEVEL: 'warn', HOST: '127.0.0.1', HTTP_PORT: String(port), METRICS_PORT: String(port + 100), RATE_LIMIT_PER_SECOND: '0',
       CATALOG_RPC: `127.0.0.1:${RPC_PORT}`, ORDERS_RPC: `127.0.0.1:${RPC_PORT}`, INVENTORY_RPC: `127.0.0.1:${RPC_PORT}`,
       API_KEYS: JSON.stringify([{ name: 'bench', key: KEY, scopes: ['*'] }]),
     },

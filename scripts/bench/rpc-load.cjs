@@ -3,6 +3,7 @@
 'use strict';
 const { ClientProxyFactory, Transport } = require('@nestjs/microservices');
 const { connect, createInbox, JSONCodec } = require('nats');
+const { natsClientOptions } = require('../../tools/stack/nats.cjs');
 const { randomUUID } = require('node:crypto');
 const { firstValueFrom } = require('rxjs');
 
@@ -16,11 +17,12 @@ function percentile(sorted, p) {
  * packet to `<NATS_SUBJECT_PREFIX><service>.<cmd>`, answered on the connection's one wildcard
  * inbox and matched by a token, the requests of one event-loop turn published together.
  */
-async function natsClient(env, service, pattern) {
-  const connection = await connect({ servers: env.NATS_SERVERS.split(',') });
+async function natsClient(env, service, pattern, callerEnv) {
+  const options = natsClientOptions(callerEnv);
+  const connection = await connect(options);
   const codec = JSONCodec();
   const subject = `${env.NATS_SUBJECT_PREFIX}${service}.${pattern.cmd}`;
-  const inbox = createInbox();
+  const inbox = createInbox(options.inboxPrefix);
   const waiting = new Map();
   let outgoing = [];
   let nextToken = 0;
@@ -54,8 +56,9 @@ async function tcpClient(env, pattern) {
   return { send: (data) => firstValueFrom(client.send(pattern, data)), close: () => client.close() };
 }
 
-async function rpcLoad({ env, service, pattern, payload, connections, durationSeconds }) {
-  const client = (env.RPC_TRANSPORT ?? 'nats') === 'nats' ? await natsClient(env, service, pattern) : await tcpClient(env, pattern);
+/** `callerEnv`: the variables of the process whose NATS user sends (the gateway's); `env`: the service's. */
+async function rpcLoad({ env, callerEnv, service, pattern, payload, connections, durationSeconds }) {
+  const client = (env.RPC_TRANSPORT ?? 'nats') === 'nats' ? await natsClient(env, service, pattern, callerEnv) : await tcpClient(env, pattern);
   const latencies = [];
   let errors = 0;
   const deadline = Date.now() + durationSeconds * 1000;

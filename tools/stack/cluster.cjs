@@ -7,6 +7,8 @@ const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
 const stack = require('./stack.cjs');
+const { CLUSTER_NATS_PORT } = require('./nats.cjs');
+const { REDIS_PORT, redisServer } = require('./redis.cjs');
 
 const CACHE = process.env.PETSTORE_CACHE ?? path.join(os.homedir(), '.cache/petstore');
 
@@ -76,11 +78,21 @@ function clusterKafkaAsync(command, kafka = CLUSTER_KAFKA, node) {
  */
 function clusterLayout({ offset = 0, databaseSuffix = '_cluster', namespace = '', kafka = CLUSTER_KAFKA, replicas = REPLICAS, subjectPrefix = namespace || 'cluster.' } = {}) {
   const brokers = brokersOf(kafka);
-  const base = stack.stackLayout({ offset, databaseSuffix, namespace, kafkaBrokers: brokers, kafkaSecrets: stack.kafkaSecretsDir(kafka) });
-  // RPC over NATS comes with stack.cjs's layout (RPC_TRANSPORT, NATS_SERVERS); only the prefix is the cluster's own.
-  const shared = { KAFKA_REPLICATION_FACTOR: '3', KAFKA_MIN_INSYNC_REPLICAS: '2', NATS_SUBJECT_PREFIX: subjectPrefix };
+  // RPC over NATS comes with stack.cjs's layout, on a NATS server of the cluster's own.
+  const base = stack.stackLayout({
+    offset,
+    databaseSuffix,
+    namespace,
+    kafkaBrokers: brokers,
+    kafkaSecrets: stack.kafkaSecretsDir(kafka),
+    subjectPrefix,
+    natsPort: CLUSTER_NATS_PORT + offset,
+  });
+  const shared = { KAFKA_REPLICATION_FACTOR: '3', KAFKA_MIN_INSYNC_REPLICAS: '2' };
   // Also the tiers' own: provisioning (stack.runMigrations) creates the topics with these settings.
   for (const tier of stack.SERVICES) Object.assign(base.envs[tier], shared);
+  // The gateways count the rate limit in a Redis of the cluster's own, as its ACL user.
+  const redis = redisServer(REDIS_PORT + offset);
   const shift = (value, n) => String(Number(value) + REPLICA_PORT_STEP * n);
   // Where replica 1 of a service serves RPC: the address the TCP transport (RPC_TRANSPORT=tcp) reaches.
   const rpcOfFirst = (tier) => `127.0.0.1:${shift(base.envs[tier].RPC_PORT, 1)}`;
@@ -95,7 +107,7 @@ function clusterLayout({ offset = 0, databaseSuffix = '_cluster', namespace = ''
         CATALOG_RPC: rpcOfFirst('catalog'),
         ORDERS_RPC: rpcOfFirst('orders'),
         INVENTORY_RPC: rpcOfFirst('inventory'),
-        RATE_LIMIT_REDIS_URL: 'redis://127.0.0.1:6379',
+        ...redis.gatewayEnv,
         SHUTDOWN_DELAY_MS: String(GATEWAY_SHUTDOWN_DELAY_MS),
       });
     } else {
@@ -110,6 +122,7 @@ function clusterLayout({ offset = 0, databaseSuffix = '_cluster', namespace = ''
     ...base,
     kafka,
     brokers,
+    redis,
     envOf,
     urlOf,
     metricsUrlOf,
@@ -121,10 +134,10 @@ function clusterLayout({ offset = 0, databaseSuffix = '_cluster', namespace = ''
 
 // ---------------------------------------------------------------- machine services
 
-/** NATS and Redis are the machine's shared ones (stacks keep apart by subject prefix and key), started if they do not answer. */
-async function ensureNatsAndRedis() {
-  await stack.ensureNats();
-  await stack.ensureRedis();
+/** The cluster's own NATS server and Redis. */
+async function ensureNatsAndRedis(layout) {
+  await stack.ensureNats(layout.nats);
+  await stack.ensureRedis(layout.redis);
 }
 
 /** HAProxy from Debian's packages, installed on first use as Kafka is fetched on first use; its path. */

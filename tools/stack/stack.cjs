@@ -3,9 +3,11 @@
 'use strict';
 const { spawn, spawnSync } = require('node:child_process');
 const fs = require('node:fs');
-const net = require('node:net');
 const os = require('node:os');
 const path = require('node:path');
+const nats = require('./nats.cjs');
+const redis = require('./redis.cjs');
+const { canConnect } = require('./secrets.cjs');
 
 
 const ROOT = path.resolve(__dirname, '../..');
@@ -15,8 +17,8 @@ const DEV_API_KEY = 'dev-key-0123456789';
 
 /**
  * Ports and names of one stack; `offset` moves every port so a test stack can run beside a dev stack.
- * The stack's RPC subjects carry its namespace (the development stack's: `dev.`), so stacks that
- * share one NATS server never answer each other's requests.
+ * Each stack has a NATS server of its own (TLS, a user per process allowed its own subjects only);
+ * its RPC subjects carry its namespace (the development stack's: `dev.`).
  */
 function stackLayout({
   offset = 0,
@@ -24,12 +26,16 @@ function stackLayout({
   namespace = '',
   kafkaBrokers = process.env.KAFKA_BROKERS ?? '127.0.0.1:9092',
   kafkaSecrets = kafkaSecretsDir(),
+  subjectPrefix = namespace || 'dev.',
+  natsPort = nats.NATS_PORT + offset,
 } = {}) {
-  const rpcTransport = {
+  const natsServer = nats.natsServer(natsPort, subjectPrefix);
+  const rpcTransport = (identity) => ({
     RPC_TRANSPORT: process.env.RPC_TRANSPORT ?? 'nats',
-    NATS_SERVERS: process.env.NATS_SERVERS ?? NATS_URL,
-    NATS_SUBJECT_PREFIX: namespace || 'dev.',
-  };
+    ...(process.env.RPC_TRANSPORT === 'tcp' ? { RPC_TCP_BENCH_ONLY: process.env.RPC_TCP_BENCH_ONLY } : {}),
+    NATS_SUBJECT_PREFIX: subjectPrefix,
+    ...natsServer.envOf(identity),
+  });
   const http = { gateway: 3000, catalog: 3001, orders: 3002, inventory: 3003 };
   const rpc = { catalog: 4001, orders: 4002, inventory: 4003 };
   const port = (n) => n + offset;
@@ -50,7 +56,7 @@ function stackLayout({
       // Each service is its own Kafka principal, allowed only its own topics and group.
       ...kafkaCredentials(kafkaSecrets, name),
       CATALOG_RPC: rpcAddress('catalog'),
-      ...rpcTransport,
+      ...rpcTransport(name),
     };
   }
   envs.gateway = {
@@ -61,12 +67,12 @@ function stackLayout({
     CATALOG_RPC: rpcAddress('catalog'),
     ORDERS_RPC: rpcAddress('orders'),
     INVENTORY_RPC: rpcAddress('inventory'),
-    ...rpcTransport,
+    ...rpcTransport('gateway'),
   };
   const urls = Object.fromEntries(APPS.map((name) => [name, `http://127.0.0.1:${port(http[name])}`]));
   // Where each process serves GET /metrics: the services on their HTTP port, the gateway on METRICS_PORT.
   const metricsUrls = { ...urls, gateway: `http://127.0.0.1:${envs.gateway.METRICS_PORT}` };
-  return { envs, urls, metricsUrls, kafkaSecrets };
+  return { envs, urls, metricsUrls, kafkaSecrets, nats: natsServer };
 }
 
 const CACHE = process.env.PETSTORE_CACHE ?? path.join(os.homedir(), '.cache/petstore');
@@ -98,19 +104,6 @@ function kafkaCredentials(secretsDir, principal) {
   };
 }
 
-function canConnect(host, port, timeoutMs = 1000) {
-  return new Promise((resolve) => {
-    const socket = net.connect({ host, port });
-    const done = (ok) => {
-      socket.destroy();
-      resolve(ok);
-    };
-    socket.setTimeout(timeoutMs, () => done(false));
-    socket.once('connect', () => done(true));
-    socket.once('error', () => done(false));
-  });
-}
-
 async function ensurePostgres() {
   if (await canConnect('127.0.0.1', 5432)) return;
   throw new Error(
@@ -120,8 +113,6 @@ async function ensurePostgres() {
   );
 }
 
-const NATS_URL = 'nats://127.0.0.1:4222';
-const REDIS_PORT = 6379;
 
 /** Debian's package of a server, installed on first use as Kafka is fetched on first use. */
 function installPackage(pkg, binary) {
@@ -137,28 +128,21 @@ function installPackage(pkg, binary) {
   return installPackage(pkg, binary);
 }
 
-/** Starts `command` detached (it outlives this script, as the Kafka broker does) and waits until the port answers. */
-async function startServer(name, port, command, args) {
-  spawn(command, args, { detached: true, stdio: 'ignore' }).unref();
-  const deadline = Date.now() + 10_000;
-  while (Date.now() < deadline) {
-    if (await canConnect('127.0.0.1', port)) return;
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-  throw new Error(`${name} did not answer on 127.0.0.1:${port} within 10 s after \`${command} ${args.join(' ')}\``);
+/**
+ * The stack's own NATS server (`layout.nats`), started, or reloaded with the layout's subject
+ * prefix; Debian's `nats-server` package is installed first if it is missing. The machine's NATS
+ * on 4222, if any, is never used: it lets anyone in.
+ */
+async function ensureNats(server) {
+  await nats.ensureNatsServer(server, () => installPackage('nats-server', 'nats-server'));
 }
 
-/** The NATS server every stack's RPC goes through (stacks keep apart by subject prefix): started if 127.0.0.1:4222 does not answer. */
-async function ensureNats() {
-  if (process.env.NATS_SERVERS || (await canConnect('127.0.0.1', 4222))) return;
-  await startServer('nats-server', 4222, installPackage('nats-server', 'nats-server'), ['-a', '127.0.0.1', '-p', '4222']);
-}
-
-/** Redis for the rate limit that several gateways share (RATE_LIMIT_REDIS_URL): started if 127.0.0.1:6379 does not answer. */
-async function ensureRedis() {
-  if (await canConnect('127.0.0.1', REDIS_PORT)) return;
-  const redis = installPackage('redis-server', 'redis-server');
-  await startServer('redis-server', REDIS_PORT, redis, ['--bind', '127.0.0.1', '--port', String(REDIS_PORT), '--save', '', '--appendonly', 'no']);
+/**
+ * A stack's own Redis (tools/stack/redis.cjs), for the rate limit several gateways share: started,
+ * or its ACL loaded again; Debian's `redis-server` package is installed first if it is missing.
+ */
+async function ensureRedis(server) {
+  await redis.ensureRedisServer(server, () => installPackage('redis-server', 'redis-server'));
 }
 
 /**
@@ -297,7 +281,7 @@ function stopProcess(child, timeoutMs = 10_000) {
 
 /** Starts the services, then the gateway, each once the ones before it are ready. */
 async function startStack(layout, options = {}) {
-  if (layout.envs.gateway.RPC_TRANSPORT === 'nats') await ensureNats();
+  if (layout.envs.gateway.RPC_TRANSPORT === 'nats') await ensureNats(layout.nats);
   const processes = {};
   const stop = async () => {
     for (const app of [...APPS].reverse()) await stopProcess(processes[app]);

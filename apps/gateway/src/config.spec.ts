@@ -1,18 +1,29 @@
 import { ConfigError, readConfig } from '@petstore/config';
 import { logLevelsFrom } from '@petstore/config';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { gatewayConfigShape } from './config';
 
 describe('gateway configuration', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'gateway-config-'));
+  const natsCredentials = { NATS_USER: 'gateway', NATS_PASSWORD_FILE: join(dir, 'gateway.password'), NATS_TLS_CA_FILE: join(dir, 'ca.pem') };
+  writeFileSync(natsCredentials.NATS_PASSWORD_FILE, 's3cret', { mode: 0o600 });
+  writeFileSync(natsCredentials.NATS_TLS_CA_FILE, '-----BEGIN CERTIFICATE-----\n');
+
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
   it('has defaults for a development machine, with the documented key', () => {
-    const config = readConfig(gatewayConfigShape, {});
+    const config = readConfig(gatewayConfigShape, natsCredentials);
     expect(config).toEqual({
       nodeEnv: 'development',
       host: '0.0.0.0',
       httpPort: 3000,
       metricsPort: 9464,
       rpcTransport: 'nats',
-      natsServers: ['nats://127.0.0.1:4222'],
+      natsServers: ['nats://127.0.0.1:4322'],
       natsSubjectPrefix: '',
+      nats: { user: 'gateway', password: 's3cret', caFile: natsCredentials.NATS_TLS_CA_FILE },
       catalogRpc: { host: '127.0.0.1', port: 4001 },
       ordersRpc: { host: '127.0.0.1', port: 4002 },
       inventoryRpc: { host: '127.0.0.1', port: 4003 },
@@ -33,6 +44,7 @@ describe('gateway configuration', () => {
       HTTP_PORT: '8080',
       METRICS_PORT: '9100',
       RPC_TRANSPORT: 'tcp',
+      RPC_TCP_BENCH_ONLY: 'true',
       NATS_SERVERS: 'nats://nats-1:4222, nats://nats-2:4222',
       NATS_SUBJECT_PREFIX: 'blue.',
       CATALOG_RPC: 'catalog:5001',
@@ -68,16 +80,16 @@ describe('gateway configuration', () => {
   });
 
   it('refuses to start in production without keys, naming the variable', () => {
-    expect(() => readConfig(gatewayConfigShape, { NODE_ENV: 'production' })).toThrow(
+    expect(() => readConfig(gatewayConfigShape, { ...natsCredentials, NODE_ENV: 'production' })).toThrow(
       new ConfigError('API_KEYS', 'is required in production (a JSON array of { name, key | sha256, scopes })'),
     );
-    expect(() => readConfig(gatewayConfigShape, { NODE_ENV: 'production', API_KEYS: '[]' })).toThrow(/API_KEYS must list/);
+    expect(() => readConfig(gatewayConfigShape, { ...natsCredentials, NODE_ENV: 'production', API_KEYS: '[]' })).toThrow(/API_KEYS must list/);
   });
 
   it('refuses the development key in production', () => {
     const API_KEYS = '[{"name":"x","key":"dev-key-0123456789","scopes":["*"]}]';
-    expect(() => readConfig(gatewayConfigShape, { NODE_ENV: 'production', API_KEYS })).toThrow(/development key/);
-    expect(readConfig(gatewayConfigShape, { NODE_ENV: 'test', API_KEYS }).apiKeys).toHaveLength(1);
+    expect(() => readConfig(gatewayConfigShape, { ...natsCredentials, NODE_ENV: 'production', API_KEYS })).toThrow(/development key/);
+    expect(readConfig(gatewayConfigShape, { ...natsCredentials, NODE_ENV: 'test', API_KEYS }).apiKeys).toHaveLength(1);
   });
 
   it.each([
@@ -88,7 +100,7 @@ describe('gateway configuration', () => {
     ['NODE_ENV', 'staging', /NODE_ENV must be one of/],
     ['LOG_LEVEL', 'loud', /LOG_LEVEL/],
   ])('names %s when its value is bad', (name, value, message) => {
-    expect(() => readConfig(gatewayConfigShape, { [name]: value })).toThrow(message);
+    expect(() => readConfig(gatewayConfigShape, { ...natsCredentials, [name]: value })).toThrow(message);
   });
 
   it('turns a level into the levels Nest prints', () => {

@@ -1,4 +1,4 @@
-import { hostPort, instant, int, logLevel, nodeEnv, optionalStr, port, str } from '@petstore/config';
+import { hostPort, instant, int, logLevel, nodeEnv, optionalStr, port, secretFile, str } from '@petstore/config';
 import { rpcTransportConfigShape } from '@petstore/rpc';
 import { apiKeys } from './auth/api-keys';
 
@@ -17,8 +17,15 @@ export const gatewayConfigShape = {
   apiKeys,
   /** Requests per second per API key; 0 switches rate limiting (and its headers) off. */
   rateLimitPerSecond: int('RATE_LIMIT_PER_SECOND', 1000, { min: 0, max: 1_000_000 }),
-  /** Where every gateway counts the rate limit (`redis://host:port`); unset: each gateway counts on its own. */
+  /**
+   * Where every gateway counts the rate limit (`redis://user@host:port`, `rediss://` for TLS);
+   * unset: each gateway counts on its own.
+   */
   rateLimitRedisUrl: optionalStr('RATE_LIMIT_REDIS_URL'),
+  /** The password of the URL's Redis ACL user, from a file. */
+  rateLimitRedisPassword: secretFile('RATE_LIMIT_REDIS_PASSWORD_FILE'),
+  /** The CA that signed a `rediss://` server's certificate (else the system's CAs). */
+  rateLimitRedisCaFile: optionalStr('RATE_LIMIT_REDIS_TLS_CA_FILE'),
   /** How long a request waits for Redis to count it before this gateway counts it instead. */
   rateLimitRedisTimeoutMs: int('RATE_LIMIT_REDIS_TIMEOUT_MS', 50, { min: 1, max: 10_000 }),
   upstreamTimeoutMs: int('UPSTREAM_TIMEOUT_MS', 5000, { min: 1, max: 600_000 }),

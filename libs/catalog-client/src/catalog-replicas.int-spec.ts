@@ -1,15 +1,14 @@
-import { readConfig } from '@petstore/config';
 import { CatalogPatterns, type Category, type Page } from '@petstore/contracts';
-import { startBuiltService, testDatabaseUrl, uniqueNamespace, type BuiltService } from '@petstore/testing';
+import { startBuiltService, testDatabaseUrl, testTransport, uniqueNamespace, type BuiltService } from '@petstore/testing';
 import { randomUUID } from 'node:crypto';
-import { createRpcClient, rpcTransportConfigShape, transportFailureOf, type RpcClient } from '@petstore/rpc';
+import { createRpcClient, transportFailureOf, type RpcClient } from '@petstore/rpc';
 
 // What every RPC client of the catalog (the gateway, this lib) relies on: two replicas of the
 // catalog, each its own process from its built bundle, sharing one database and one queue group
 // on the real NATS server, as in a scaled deployment.
 const namespace = uniqueNamespace();
 const databaseUrl = testDatabaseUrl('catalog_replicas');
-const transport = readConfig(rpcTransportConfigShape, { NATS_SUBJECT_PREFIX: namespace });
+const transport = testTransport('gateway', namespace);
 
 /** How many RPC requests of `pattern` this replica answered, from its own GET /metrics. */
 async function answered(replica: BuiltService, pattern: string): Promise<number> {

@@ -1,11 +1,9 @@
 import { Controller, Module, type INestApplication } from '@nestjs/common';
 import { MessagePattern } from '@nestjs/microservices';
 import { Test, type TestingModule } from '@nestjs/testing';
-import { readConfig } from '@petstore/config';
 import { CatalogPatterns, type ById, type Pet } from '@petstore/contracts';
 import { bootstrapService, DomainError } from '@petstore/service-kit';
-import { rpcTransportConfigShape } from '@petstore/rpc';
-import { freePort, uniqueNamespace } from '@petstore/testing';
+import { freePort, testTransport, uniqueNamespace } from '@petstore/testing';
 import { CatalogClient, CatalogClientModule, type CatalogClientConfig } from '.';
 
 const rex: Pet = { id: 7, name: 'Rex', categoryId: 1, status: 'available' };
@@ -31,8 +29,10 @@ async function clientFor(config: CatalogClientConfig): Promise<{ client: Catalog
   return { client: module.get(CatalogClient), close: () => module.close() };
 }
 
-/** The transport the run asks for (RPC_TRANSPORT), on subjects of this suite's own. */
-const transport = readConfig(rpcTransportConfigShape, { ...process.env, NATS_SUBJECT_PREFIX: uniqueNamespace() });
+/** The transport the run asks for (RPC_TRANSPORT), on subjects of this suite's own: the catalog serves as itself, orders asks. */
+const namespace = uniqueNamespace();
+const transport = testTransport('orders', namespace);
+const catalogTransport = testTransport('catalog', namespace);
 
 describe('CatalogClient', () => {
   let catalog: INestApplication;
@@ -50,7 +50,7 @@ describe('CatalogClient', () => {
       databasePoolMax: 10,
       kafkaBrokers: [],
       kafkaNamespace: '',
-      ...transport,
+      ...catalogTransport,
       shutdownDelayMs: 0,
       drainTimeoutMs: 0,
     }, 'catalog');

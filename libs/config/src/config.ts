@@ -1,4 +1,4 @@
-import { accessSync, constants as fsConstants } from 'node:fs';
+import { accessSync, constants as fsConstants, readFileSync } from 'node:fs';
 
 /**
  * Environment configuration read once at start-up. Each field is a reader that
@@ -133,6 +133,26 @@ function checkPostgresTls(name: string, params: URLSearchParams): void {
       throw new ConfigError(name, `${file} names a file that cannot be read (${path})`);
     }
   }
+}
+
+/**
+ * The content of the file `variable` names (a secret kept out of the environment: a password a
+ * platform mounts, or one the stack tools generate), trimmed; undefined when the variable is unset.
+ * A file that cannot be read, or is empty, is refused with the variable's name.
+ */
+export function secretFile(variable: string): Reader<string | undefined> {
+  return (env) => {
+    const file = raw(env, variable);
+    if (file === undefined) return undefined;
+    let text: string;
+    try {
+      text = readFileSync(file, 'utf8').trim();
+    } catch (error) {
+      throw new ConfigError(variable, `cannot be read (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`);
+    }
+    if (!text) throw new ConfigError(variable, `names an empty file (${file})`);
+    return text;
+  };
 }
 
 export type ConfigShape<T> = { [K in keyof T]: Reader<T[K]> };

@@ -1,11 +1,13 @@
 import { Controller, Module } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { MessagePattern } from '@nestjs/microservices';
+import { readConfig } from '@petstore/config';
+import { NATS_TEST_HARNESS } from '@petstore/contracts';
 import { randomBytes } from 'node:crypto';
 import { NatsRpcServer } from './nats-rpc.server';
 import { createRpcClient, type RpcClient } from './rpc-client';
+import { natsCredentialsOf, natsUserEnv, rpcTransportConfigShape } from './rpc-transport.config';
 
-const servers = (process.env.NATS_SERVERS ?? 'nats://127.0.0.1:4222').split(',');
 const ping = { cmd: 'ping' };
 
 @Controller()
@@ -21,10 +23,12 @@ class PingModule {}
 
 describe('NatsRpcServer against the NATS server', () => {
   const subjectPrefix = `rpc-server-test-${randomBytes(4).toString('hex')}.`;
+  // The test suites' own NATS user: its subjects are `<prefix>harness.>` (tools/stack/nats.cjs).
+  const transport = readConfig(rpcTransportConfigShape, { ...process.env, ...natsUserEnv(NATS_TEST_HARNESS), NATS_SUBJECT_PREFIX: subjectPrefix });
   let client: RpcClient;
 
   beforeAll(async () => {
-    client = createRpcClient({ rpcTransport: 'nats', natsServers: servers, natsSubjectPrefix: subjectPrefix }, 'pinger', { host: '127.0.0.1', port: 0 }, 'rpc server test');
+    client = createRpcClient(transport, NATS_TEST_HARNESS, { host: '127.0.0.1', port: 0 }, 'rpc server test');
     await client.connect();
   });
 
@@ -35,7 +39,7 @@ describe('NatsRpcServer against the NATS server', () => {
     // A replica that has just started and reports ready: the first request must find it, every time.
     for (let round = 0; round < 30; round += 1) {
       const app = await NestFactory.createMicroservice(PingModule, {
-        strategy: new NatsRpcServer({ servers, subjectPrefix, service: 'pinger' }),
+        strategy: new NatsRpcServer({ servers: transport.natsServers, subjectPrefix, service: NATS_TEST_HARNESS, credentials: natsCredentialsOf(transport) }),
         logger: false,
       });
       await app.listen();

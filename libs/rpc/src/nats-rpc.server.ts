@@ -4,13 +4,15 @@ import { NO_MESSAGE_HANDLER } from '@nestjs/microservices/constants';
 import type { Msg, NatsConnection, Subscription } from 'nats';
 import { isObservable } from 'rxjs';
 import { commandOf } from './pattern';
-import { rpcSubject } from './rpc-transport.config';
+import { natsConnectionOptions, rpcSubject, type NatsCredentials } from './rpc-transport.config';
 
 export interface NatsRpcServerOptions {
   servers: string[];
   subjectPrefix: string;
   /** The queue group: every replica of a service shares one, so each request goes to one of them. */
   service: string;
+  /** The service's own NATS user, allowed to serve its subjects only. */
+  credentials: NatsCredentials;
 }
 
 type Response = { id?: string; response?: unknown; err?: unknown; isDisposed?: boolean; status?: string };
@@ -34,7 +36,7 @@ export class NatsRpcServer extends ServerNats {
   private connection?: NatsConnection;
 
   constructor(private readonly rpc: NatsRpcServerOptions) {
-    super({ servers: rpc.servers, name: rpc.service, maxReconnectAttempts: -1 });
+    super({ servers: rpc.servers, name: rpc.service, maxReconnectAttempts: -1, ...natsConnectionOptions(rpc.credentials) });
   }
 
   /**

@@ -1,9 +1,10 @@
 import { ClientNats, ClientProxyFactory, Transport, type ClientProxy, type WritePacket } from '@nestjs/microservices';
 // Not re-exported by the package's index: what Nest's NATS client reports for "no responders".
 import { EmptyResponseException } from '@nestjs/microservices/errors/empty-response.exception';
-import { createInbox, type Msg, type NatsConnection } from 'nats';
+import { type Msg, type NatsConnection } from 'nats';
+import { randomBytes } from 'node:crypto';
 import { defaultIfEmpty, firstValueFrom, throwError, timeout } from 'rxjs';
-import { rpcSubject, type RpcTransportConfig } from './rpc-transport.config';
+import { natsConnectionOptions, natsCredentialsOf, rpcSubject, type NatsCredentials, type RpcTransportConfig } from './rpc-transport.config';
 
 export type RpcPattern = { cmd: string };
 
@@ -71,8 +72,9 @@ export class NatsRpcClient extends ClientNats implements RpcClient {
     private readonly service: string,
     servers: string[],
     name: string,
+    private readonly credentials: NatsCredentials,
   ) {
-    super({ servers, name, maxReconnectAttempts: -1 });
+    super({ servers, name, maxReconnectAttempts: -1, ...natsConnectionOptions(credentials) });
   }
 
   async request<T>(pattern: RpcPattern, data: unknown, timeoutMs: number): Promise<T> {
@@ -96,7 +98,10 @@ export class NatsRpcClient extends ClientNats implements RpcClient {
   private replyInbox(): string {
     const connection = this.natsClient as NatsConnection;
     if (this.inbox?.connection !== connection) {
-      const subject = createInbox();
+      // Under the user's own inbox prefix (the only answers its NATS permissions let it read), and
+      // random (nats.js's inbox names follow each other): a service that answers this client
+      // cannot guess the inbox of the same process's client of another service.
+      const subject = `${natsConnectionOptions(this.credentials).inboxPrefix}.${randomBytes(16).toString('hex')}`;
       connection.subscribe(`${subject}.*`, { callback: (_error, msg) => void this.receive(msg) });
       this.inbox = { subject, connection };
     }
@@ -166,7 +171,7 @@ class TcpRpcClient implements RpcClient {
 /** The client of one service over the configured transport; `tcp` is the address the TCP transport uses. */
 export function createRpcClient(config: RpcTransportConfig, service: string, tcp: { host: string; port: number }, clientName: string): RpcClient {
   if (config.rpcTransport === 'tcp') return new TcpRpcClient(tcp);
-  return new NatsRpcClient(config.natsSubjectPrefix, service, config.natsServers, clientName);
+  return new NatsRpcClient(config.natsSubjectPrefix, service, config.natsServers, clientName, natsCredentialsOf(config));
 }
 
 /** Socket errors of connecting over TCP: nothing was sent. */

@@ -3,20 +3,50 @@ import { EmptyResponseException } from '@nestjs/microservices/errors/empty-respo
 import { commandOf } from './pattern';
 import { RpcNotConnectedError, RpcTimeoutError, transportFailureOf } from './rpc-client';
 import { rpcSubject, rpcTransportConfigShape } from './rpc-transport.config';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 
 describe('RPC transport configuration', () => {
-  it('defaults to NATS on this machine, with no prefix', () => {
-    expect(readConfig(rpcTransportConfigShape, {})).toEqual({ rpcTransport: 'nats', natsServers: ['nats://127.0.0.1:4222'], natsSubjectPrefix: '' });
+  const dir = mkdtempSync(join(tmpdir(), 'rpc-config-'));
+  const passwordFile = join(dir, 'orders.password');
+  const caFile = join(dir, 'ca.pem');
+  writeFileSync(passwordFile, 's3cret\n', { mode: 0o600 });
+  writeFileSync(caFile, '-----BEGIN CERTIFICATE-----\n');
+  const credentials = { NATS_USER: 'orders', NATS_PASSWORD_FILE: passwordFile, NATS_TLS_CA_FILE: caFile };
+
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+  it("defaults to the development stack's NATS, with no prefix, as the user the variables name", () => {
+    expect(readConfig(rpcTransportConfigShape, credentials)).toEqual({
+      rpcTransport: 'nats',
+      natsServers: ['nats://127.0.0.1:4322'],
+      natsSubjectPrefix: '',
+      nats: { user: 'orders', password: 's3cret', caFile },
+    });
+  });
+
+  it('refuses to connect to NATS without a user, a readable password and the CA, naming the variable', () => {
+    expect(() => readConfig(rpcTransportConfigShape, {})).toThrow('Invalid configuration: NATS_USER is required with RPC_TRANSPORT=nats but not set');
+    expect(() => readConfig(rpcTransportConfigShape, { ...credentials, NATS_USER: 'a b' })).toThrow(/^Invalid configuration: NATS_USER must be/);
+    expect(() => readConfig(rpcTransportConfigShape, { ...credentials, NATS_PASSWORD_FILE: '' })).toThrow(/NATS_PASSWORD_FILE is required/);
+    expect(() => readConfig(rpcTransportConfigShape, { ...credentials, NATS_PASSWORD_FILE: join(dir, 'missing') })).toThrow('Invalid configuration: NATS_PASSWORD_FILE cannot be read (ENOENT)');
+    expect(() => readConfig(rpcTransportConfigShape, { ...credentials, NATS_TLS_CA_FILE: join(dir, 'missing') })).toThrow('Invalid configuration: NATS_TLS_CA_FILE cannot be read (ENOENT)');
+  });
+
+  it('refuses the TCP transport, which has no authentication, unless a benchmark says so', () => {
+    expect(() => readConfig(rpcTransportConfigShape, { RPC_TRANSPORT: 'tcp' })).toThrow(/^Invalid configuration: RPC_TRANSPORT tcp has no authentication .* RPC_TCP_BENCH_ONLY=true/);
+    expect(readConfig(rpcTransportConfigShape, { RPC_TRANSPORT: 'tcp', RPC_TCP_BENCH_ONLY: 'true' })).toMatchObject({ rpcTransport: 'tcp', nats: undefined });
   });
 
   it('reads every variable, and refuses a prefix NATS would split oddly', () => {
-    expect(readConfig(rpcTransportConfigShape, { RPC_TRANSPORT: 'tcp', NATS_SERVERS: 'nats://a:4222,nats://b:4222', NATS_SUBJECT_PREFIX: 'e2e-1a2b.' })).toEqual({
-      rpcTransport: 'tcp',
+    expect(readConfig(rpcTransportConfigShape, { ...credentials, NATS_SERVERS: 'nats://a:4222,nats://b:4222', NATS_SUBJECT_PREFIX: 'e2e-1a2b.' })).toMatchObject({
+      rpcTransport: 'nats',
       natsServers: ['nats://a:4222', 'nats://b:4222'],
       natsSubjectPrefix: 'e2e-1a2b.',
     });
     expect(() => readConfig(rpcTransportConfigShape, { RPC_TRANSPORT: 'grpc' })).toThrow(/RPC_TRANSPORT must be one of nats, tcp/);
-    expect(() => readConfig(rpcTransportConfigShape, { NATS_SUBJECT_PREFIX: 'a b>' })).toThrow(ConfigError);
+    expect(() => readConfig(rpcTransportConfigShape, { ...credentials, NATS_SUBJECT_PREFIX: 'a b>' })).toThrow(ConfigError);
   });
 });
 

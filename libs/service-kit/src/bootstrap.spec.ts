@@ -1,8 +1,8 @@
 import { Controller, Injectable, Module, type INestApplication } from '@nestjs/common';
 import { readConfig } from '@petstore/config';
-import { defineRpc, HealthPatterns, type ById } from '@petstore/contracts';
+import { defineRpc, HealthPatterns, NATS_TEST_HARNESS, type ById } from '@petstore/contracts';
 import { useProcessLogger } from '@petstore/observability';
-import { createRpcClient, rpcTransportConfigShape, type RpcClient } from '@petstore/rpc';
+import { createRpcClient, natsUserEnv, rpcTransportConfigShape, type RpcClient } from '@petstore/rpc';
 import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { bootstrapService } from './bootstrap';
@@ -33,7 +33,7 @@ class ThingsController {
   }
 }
 
-@Module({ imports: [HealthModule.forRoot('things', [BrokerCheck])], controllers: [ThingsController] })
+@Module({ imports: [HealthModule.forRoot(NATS_TEST_HARNESS, [BrokerCheck])], controllers: [ThingsController] })
 class ThingsModule {}
 
 describe('bootstrapService', () => {
@@ -48,7 +48,7 @@ describe('bootstrapService', () => {
     kafkaBrokers: [],
     kafkaNamespace: '',
     // The transport the run asks for (RPC_TRANSPORT), on subjects of this suite's own.
-    ...readConfig(rpcTransportConfigShape, { ...process.env, NATS_SUBJECT_PREFIX: `t-${randomBytes(4).toString('hex')}.` }),
+    ...readConfig(rpcTransportConfigShape, { ...process.env, ...natsUserEnv(NATS_TEST_HARNESS), NATS_SUBJECT_PREFIX: `t-${randomBytes(4).toString('hex')}.` }),
     shutdownDelayMs: 0,
     drainTimeoutMs: 1000,
   };
@@ -59,9 +59,9 @@ describe('bootstrapService', () => {
 
   beforeAll(async () => {
     // The lines go to the test, not to its output.
-    useProcessLogger({ service: 'things', destination: { write: (line) => lines.push(JSON.parse(line) as Record<string, unknown>) } });
+    useProcessLogger({ service: NATS_TEST_HARNESS, destination: { write: (line) => lines.push(JSON.parse(line) as Record<string, unknown>) } });
     app = await bootstrapService(ThingsModule, config);
-    client = createRpcClient(config, 'things', { host: '127.0.0.1', port: config.rpcPort }, 'test');
+    client = createRpcClient(config, NATS_TEST_HARNESS, { host: '127.0.0.1', port: config.rpcPort }, 'test');
   });
 
   afterAll(async () => {
@@ -93,14 +93,14 @@ describe('bootstrapService', () => {
     expect((await fetch(`${url}/health/live`)).status).toBe(200);
     const ready = await fetch(`${url}/health/ready`);
     expect(ready.status).toBe(200);
-    expect(await ready.json()).toEqual({ service: 'things', ready: true, checks: { broker: 'up' } });
-    await expect(send(HealthPatterns.check, {})).resolves.toEqual({ service: 'things', ready: true });
+    expect(await ready.json()).toEqual({ service: NATS_TEST_HARNESS, ready: true, checks: { broker: 'up' } });
+    await expect(send(HealthPatterns.check, {})).resolves.toEqual({ service: NATS_TEST_HARNESS, ready: true });
 
     brokerUp = false;
     const notReady = await fetch(`${url}/health/ready`);
     expect(notReady.status).toBe(503);
-    expect(await notReady.json()).toEqual({ service: 'things', ready: false, checks: { broker: 'down' } });
-    await expect(send(HealthPatterns.check, {})).resolves.toEqual({ service: 'things', ready: false });
+    expect(await notReady.json()).toEqual({ service: NATS_TEST_HARNESS, ready: false, checks: { broker: 'down' } });
+    await expect(send(HealthPatterns.check, {})).resolves.toEqual({ service: NATS_TEST_HARNESS, ready: false });
     brokerUp = true;
   });
 
@@ -108,8 +108,8 @@ describe('bootstrapService', () => {
     await send({ cmd: 'things.get' }, { id: '8', requestId: 'req-things-8' });
     await expect(send({ cmd: 'things.get' }, { id: 'missing', requestId: 'req-things-missing' })).rejects.toBeDefined();
     expect(lines.filter((line) => String(line['requestId']).startsWith('req-things-'))).toEqual([
-      expect.objectContaining({ level: 'info', service: 'things', requestId: 'req-things-8', pattern: 'things.get', status: 'ok', durationMs: expect.any(Number) }),
-      expect.objectContaining({ level: 'info', service: 'things', requestId: 'req-things-missing', pattern: 'things.get', status: 'PET_NOT_FOUND' }),
+      expect.objectContaining({ level: 'info', service: NATS_TEST_HARNESS, requestId: 'req-things-8', pattern: 'things.get', status: 'ok', durationMs: expect.any(Number) }),
+      expect.objectContaining({ level: 'info', service: NATS_TEST_HARNESS, requestId: 'req-things-missing', pattern: 'things.get', status: 'PET_NOT_FOUND' }),
     ]);
   });
 

@@ -34,8 +34,8 @@ export async function bootstrapService(module: unknown, config: ServiceConfig, n
   const service = name ?? app.get<string>(SERVICE_NAME, { strict: false });
   if (config.rpcTransport === 'nats' && !service) throw new Error('bootstrapService needs the service name: pass it, or import HealthModule.forRoot(name)');
   const rpcServer =
-    config.rpcTransport === 'nats'
-      ? new NatsRpcServer({ servers: config.natsServers, subjectPrefix: config.natsSubjectPrefix, service: service as string })
+    config.nats
+      ? new NatsRpcServer({ servers: config.natsServers, subjectPrefix: config.natsSubjectPrefix, service: service as string, credentials: config.nats })
       : new ServerTCP({ host: config.host, port: config.rpcPort });
   app.connectMicroservice<CustomStrategy>({ strategy: rpcServer }, { inheritAppConfig: true });
   // Before listening: Fastify takes hooks only until then.

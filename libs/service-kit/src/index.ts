@@ -8,3 +8,4 @@ export * from './rpc-observer';
 export * from './service-config';
 export * from './run-service';
 export * from './rpc-handler.decorator';
+export * from './bus-secrets';

@@ -1,3 +1,4 @@
+import { NATS_TEST_HARNESS } from '@petstore/contracts';
 import { randomBytes } from 'node:crypto';
 import { createServer } from 'node:net';
 import { Entity, PrimaryKey } from '@mikro-orm/core';
@@ -7,7 +8,7 @@ import { Controller, Module, type DynamicModule, type INestApplication } from '@
 import { MessagePattern } from '@nestjs/microservices';
 import { readConfig } from '@petstore/config';
 import { databaseOptions, isDatabaseUnavailable } from '@petstore/database';
-import { createRpcClient, rpcTransportConfigShape, type RpcClient } from '@petstore/rpc';
+import { createRpcClient, natsUserEnv, rpcTransportConfigShape, type RpcClient } from '@petstore/rpc';
 import { Client } from 'pg';
 import { bootstrapService } from './bootstrap';
 import type { ServiceConfig } from './service-config';
@@ -73,12 +74,12 @@ async function startProbe(url: string): Promise<{ app: INestApplication; client:
     databasePoolMax: 10,
     kafkaBrokers: [],
     kafkaNamespace: '',
-    ...readConfig(rpcTransportConfigShape, { ...process.env, NATS_SUBJECT_PREFIX: `t-${randomBytes(4).toString('hex')}.` }),
+    ...readConfig(rpcTransportConfigShape, { ...process.env, ...natsUserEnv(NATS_TEST_HARNESS), NATS_SUBJECT_PREFIX: `t-${randomBytes(4).toString('hex')}.` }),
     shutdownDelayMs: 0,
     drainTimeoutMs: 1000,
   };
-  const app = await bootstrapService(probeModule(url), config, 'probe');
-  const client = createRpcClient(config, 'probe', { host: '127.0.0.1', port: config.rpcPort }, 'test');
+  const app = await bootstrapService(probeModule(url), config, NATS_TEST_HARNESS);
+  const client = createRpcClient(config, NATS_TEST_HARNESS, { host: '127.0.0.1', port: config.rpcPort }, 'test');
   const send = (cmd: string) => client.request({ cmd }, {}, 20_000).catch((error: unknown) => ({ rejected: error }));
   return { app, client, send };
 }

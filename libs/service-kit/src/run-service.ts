@@ -8,6 +8,7 @@ import { migrate, roleOf } from '@petstore/database';
 import { LogLevel, createKafkaClient, namespaced, provisionKafka, runDeadLetterCommand } from '@petstore/kafka';
 import { processLogger, useProcessLogger } from '@petstore/observability';
 import { bootstrapService } from './bootstrap';
+import { BUS_SECRETS_ROOT, provisionBusSecrets } from './bus-secrets';
 import { DATABASE_PASSWORD_FILE, type ServiceConfig } from './service-config';
 
 export interface ServiceDefinition<C extends ServiceConfig> {
@@ -21,37 +22,83 @@ export interface ServiceDefinition<C extends ServiceConfig> {
  * The whole of a service's `main.ts`. `node main.js migrate` is the explicit start-up step that
  * creates the database if missing and applies the migrations, then exits; `node main.js
  * kafka-provision` creates the Kafka topics and ACLs (as the administrator); `node main.js dlt ...`
- * are the operator's dead-letter tools (docs/OPERATIONS.md); `node main.js` serves.
+ * are the operator's dead-letter tools (docs/OPERATIONS.md); `node main.js bus-secrets` makes the
+ * compose stack's NATS and Redis passwords, certificates and server configuration (it needs none of
+ * the service's settings); `node main.js` serves.
  */
 export function runService<C extends ServiceConfig>(service: ServiceDefinition<C>): void {
-  if (process.argv[2] === 'migrate') ensurePasswordFile();
+  if (process.argv[2] === 'bus-secrets') {
+    provisionBusSecrets({ root: BUS_SECRETS_ROOT, natsHost: 'nats', natsPort: 4222, redisHost: 'redis' });
+    process.stdout.write('NATS and Redis credentials, certificates and configuration are in place\n');
+    process.exit(0);
+  }
+  if (process.argv[2] === 'migrate') {
+    runMigrate(service);
+    return;
+  }
+  if (process.argv[2] === 'kafka-provision') {
+    runKafkaProvision(service);
+    return;
+  }
   const config = readConfigOrExit(service.configShape);
   useProcessLogger({ service: service.name, level: config.logLevel });
   const run = async (): Promise<void> => {
     if (process.argv[2] === 'dlt') process.exit(await deadLetterCommand(service.name, config, process.argv.slice(3)));
-    if (process.argv[2] === 'kafka-provision') process.exit(await kafkaProvisionCommand(service.name, config));
-    if (process.argv[2] !== 'migrate') {
-      await bootstrapService(service.appModule(config), config, service.name);
-      return;
-    }
+    await bootstrapService(service.appModule(config), config, service.name);
+  };
+  run().catch(exitOnFailure(service.name));
+}
+
+/**
+ * `main.js migrate` reads the database settings alone: it has no use for the RPC bus, so a migrate
+ * step is given no NATS credentials and must not need them.
+ */
+function runMigrate<C extends ServiceConfig>(service: ServiceDefinition<C>): void {
+  ensurePasswordFile();
+  const { logLevel, databaseUrl, migrationDatabaseUrl } = service.configShape;
+  const shape: ConfigShape<Pick<ServiceConfig, 'logLevel' | 'databaseUrl' | 'migrationDatabaseUrl'>> = { logLevel, databaseUrl, migrationDatabaseUrl };
+  const config = readConfigOrExit(shape);
+  useProcessLogger({ service: service.name, level: config.logLevel });
+  const run = async (): Promise<void> => {
     // With an owner's URL, migrate as the owner and give the serving role its grants; without, as before.
     const runtimeRole = config.migrationDatabaseUrl ? roleOf(config.databaseUrl) : undefined;
     const applied = await migrate(service.databaseOptions(config.migrationDatabaseUrl ?? config.databaseUrl), runtimeRole);
     process.stdout.write(`${service.name}: ${applied.length} migration(s) applied${applied.length ? `: ${applied.join(', ')}` : ''}\n`);
     process.exit(0);
   };
-  run().catch((error: unknown) => {
-    processLogger().fatal({ err: error }, `${service.name} failed: ${error instanceof Error ? error.message : String(error)}`);
+  run().catch(exitOnFailure(service.name));
+}
+
+function exitOnFailure(name: string): (error: unknown) => void {
+  return (error) => {
+    processLogger().fatal({ err: error }, `${name} failed: ${error instanceof Error ? error.message : String(error)}`);
     process.exit(1);
-  });
+  };
 }
 
 /**
+ * `main.js kafka-provision` reads the Kafka settings alone, like migrate its database's.
  * Creates the namespace's topics and every principal's ACLs (libs/contracts' Kafka access table),
  * then exits. Run once per deployment before the services start, as the administrator
  * (KAFKA_SASL_USERNAME=admin): no service may create topics or ACLs itself.
  */
-async function kafkaProvisionCommand(name: string, config: ServiceConfig): Promise<number> {
+function runKafkaProvision<C extends ServiceConfig>(service: ServiceDefinition<C>): void {
+  const { logLevel, kafkaBrokers, kafkaNamespace, kafkaPrincipal } = service.configShape;
+  const shape: ConfigShape<Pick<ServiceConfig, 'logLevel' | 'kafkaBrokers' | 'kafkaNamespace' | 'kafkaPrincipal'>> = {
+    logLevel,
+    kafkaBrokers,
+    kafkaNamespace,
+    kafkaPrincipal,
+  };
+  const config = readConfigOrExit(shape);
+  useProcessLogger({ service: service.name, level: config.logLevel });
+  kafkaProvisionCommand(service.name, config).then(process.exit, exitOnFailure(service.name));
+}
+
+async function kafkaProvisionCommand(
+  name: string,
+  config: Pick<ServiceConfig, 'kafkaBrokers' | 'kafkaNamespace' | 'kafkaPrincipal'>,
+): Promise<number> {
   const admin = createKafkaClient({ clientId: `${name}.kafka-provision`, brokers: config.kafkaBrokers, logLevel: LogLevel.ERROR }).admin();
   await admin.connect();
   try {

@@ -1,6 +1,5 @@
-import { readFileSync } from 'node:fs';
 import {
-  ConfigError,
+  secretFile,
   int,
   list,
   logLevel,
@@ -83,15 +82,8 @@ export const DATABASE_PASSWORD_FILE = 'DATABASE_PASSWORD_FILE';
 
 function withPasswordFile(url: Reader<string>): Reader<string> {
   return (env: Env) => {
-    const file = env[DATABASE_PASSWORD_FILE]?.trim();
-    if (!file) return url(env);
-    let password: string;
-    try {
-      password = readFileSync(file, 'utf8').trim();
-    } catch (error) {
-      throw new ConfigError(DATABASE_PASSWORD_FILE, `cannot be read (${(error as Error).message})`);
-    }
-    if (!password) throw new ConfigError(DATABASE_PASSWORD_FILE, `names an empty file (${file})`);
+    const password = secretFile(DATABASE_PASSWORD_FILE)(env);
+    if (password === undefined) return url(env);
     const withPassword = new URL(url(env));
     withPassword.password = encodeURIComponent(password);
     return withPassword.toString();

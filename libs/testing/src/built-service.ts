@@ -1,10 +1,12 @@
 import { readConfig, type Env } from '@petstore/config';
+import type { NatsIdentity } from '@petstore/contracts';
 import { assertTestDatabaseName, databaseName } from '@petstore/database';
 import { rpcTransportConfigShape } from '@petstore/rpc';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { Client } from 'pg';
+import { natsIdentityEnv } from './nats-identity';
 import { connectRpcClient, type RpcTestClient } from './rpc-test-client';
 import { serviceTestEnv } from './service-env';
 
@@ -43,7 +45,8 @@ export async function startBuiltService(
   const main = join(WORKSPACE_ROOT, 'dist/apps', app, 'main.js');
   if (!existsSync(main)) throw new Error(`${main} is missing: build it with NX_DAEMON=false npx nx build ${app}`);
   const { variables, httpPort, rpcPort } = await serviceTestEnv({ namespace, databaseUrl, logLevel: 'warn', env });
-  const processEnv = { ...process.env, ...variables };
+  // The service connects to NATS as itself; the test's client as the gateway does.
+  const processEnv = { ...process.env, ...natsIdentityEnv(app as NatsIdentity), ...variables };
 
   if (resetDatabase) {
     await emptyDatabase(databaseUrl);
@@ -59,7 +62,7 @@ export async function startBuiltService(
   try {
     await waitUntilReady(`http://127.0.0.1:${httpPort}/health/ready`, service.child, service.output);
     await database.connect();
-    client = await connectRpcClient(readConfig(rpcTransportConfigShape, processEnv), app, '127.0.0.1', rpcPort);
+    client = await connectRpcClient(readConfig(rpcTransportConfigShape, { ...processEnv, ...natsIdentityEnv('gateway') }), app, '127.0.0.1', rpcPort);
   } catch (error) {
     await stop();
     await database.end().catch(() => undefined);

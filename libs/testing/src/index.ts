@@ -9,3 +9,4 @@ export * from './service-under-test';
 export * from './test-environment';
 export * from './test-run';
 export { provisionTestNamespace } from './service-env';
+export * from './nats-identity';

@@ -36,7 +36,7 @@ export interface ServiceEnvOptions {
   env?: Env;
 }
 
-/** The variables of a service under test: free ports, the test database, the suite's namespace for Kafka and for RPC subjects. */
+/** The variables of a service under test: free ports, the test database, the suite's namespace for Kafka and for RPC subjects, the suites' NATS server. */
 export async function serviceTestEnv({ namespace, databaseUrl, logLevel, env = {} }: ServiceEnvOptions) {
   await provisionTestNamespace(namespace);
   const [httpPort, rpcPort] = [await freePort(), await freePort()];
@@ -50,6 +50,9 @@ export async function serviceTestEnv({ namespace, databaseUrl, logLevel, env = {
     KAFKA_BROKERS: testKafkaBrokers().join(','),
     KAFKA_NAMESPACE: namespace,
     NATS_SUBJECT_PREFIX: namespace,
+    // The suites' NATS server (Jest's global setup); the user is the service's own (natsIdentityEnv).
+    NATS_SERVERS: process.env['NATS_SERVERS'],
+    NATS_TLS_CA_FILE: process.env['NATS_TLS_CA_FILE'],
     ...env,
   };
   return { variables, httpPort, rpcPort };

@@ -1,8 +1,10 @@
 import { MikroORM, type Options } from '@mikro-orm/postgresql';
 import type { DynamicModule, INestApplication } from '@nestjs/common';
 import { readConfig, type ConfigShape, type Env } from '@petstore/config';
+import type { RpcService } from '@petstore/contracts';
 import { prepareTestDatabase } from '@petstore/database';
 import { bootstrapService, SERVICE_NAME, type ServiceConfig } from '@petstore/service-kit';
+import { natsIdentityEnv, testTransport } from './nats-identity';
 import { connectRpcClient, type RpcTestClient } from './rpc-test-client';
 import { serviceTestEnv } from './service-env';
 
@@ -11,6 +13,8 @@ import { serviceTestEnv } from './service-env';
  * apps, so each service's suite hands its own module, config shape and database options in.
  */
 export interface ServiceRecipe<C extends ServiceConfig> {
+  /** Who the service is: its NATS user, subjects and queue group. */
+  service: RpcService;
   configShape: ConfigShape<C>;
   appModule(config: C): DynamicModule;
   databaseOptions(url: string): Options;
@@ -49,11 +53,12 @@ export async function startServiceForTest<C extends ServiceConfig>(
   { namespace, databaseUrl, resetDatabase = true, env, waitForConsumer = true, logLevel = 'error' }: ServiceTestOptions,
 ): Promise<RunningService<C>> {
   const { variables, rpcPort } = await serviceTestEnv({ namespace, databaseUrl, logLevel, env });
-  const config = readConfig(recipe.configShape, variables);
+  const config = readConfig(recipe.configShape, { ...natsIdentityEnv(recipe.service), ...variables });
   if (resetDatabase) await prepareTestDatabase(recipe.databaseOptions(config.databaseUrl));
   const app = await bootstrapService(recipe.appModule(config), config);
   if (waitForConsumer) await recipe.whenConsumerJoined(app);
-  const client = await connectRpcClient(config, app.get<string>(SERVICE_NAME, { strict: false }), config.host, rpcPort);
+  // The test sends as the gateway does, with the gateway's NATS user.
+  const client = await connectRpcClient(testTransport('gateway', config.natsSubjectPrefix, variables), app.get<string>(SERVICE_NAME, { strict: false }), config.host, rpcPort);
   const orm = app.get(MikroORM);
 
   return {

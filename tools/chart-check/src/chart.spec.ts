@@ -7,7 +7,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { parse } from 'yaml';
-import { allTopics } from '@petstore/contracts';
+import { allTopics, NATS_IDENTITIES, natsChartFileIsStale, natsServerConfig } from '@petstore/contracts';
 import { CRD_FILES, crdDir, unknownFields, validate } from './kube-validate';
 import { lint, ofKind, render, renderError, root, valueSetNames, type K8sObject, type ValueSet } from './render';
 
@@ -19,6 +19,12 @@ const TOPICS = allTopics();
 const component = (object: K8sObject) => object.metadata.labels?.['app.kubernetes.io/component'];
 const podLabels = (deployment: K8sObject): Record<string, string> => deployment.spec.template.metadata.labels;
 const matches = (selector: Record<string, string>, labels: Record<string, string>) => Object.entries(selector).every(([key, value]) => labels[key] === value);
+
+function podOf(objects: K8sObject[], workload: string) {
+  const deployment = ofKind(objects, 'Deployment').find((candidate) => component(candidate) === workload);
+  if (!deployment) throw new Error(`no Deployment for ${workload}`);
+  return deployment.spec.template.spec;
+}
 
 function configOf(objects: K8sObject[], workload: string): Record<string, string> {
   const map = ofKind(objects, 'ConfigMap').find((candidate) => component(candidate) === workload);
@@ -196,7 +202,14 @@ describe('the production values', () => {
     expect(autoscalers.map(component).sort()).toEqual([...WORKLOADS].sort());
     for (const autoscaler of autoscalers) expect(autoscaler.spec.minReplicas).toBe(3);
     expect(ofKind(objects, 'PodDisruptionBudget').map(component).sort()).toEqual([...WORKLOADS].sort());
-    expect(configOf(objects, 'gateway').RATE_LIMIT_REDIS_URL).toBe('redis://redis-master.redis.svc:6379');
+    expect(configOf(objects, 'gateway').RATE_LIMIT_REDIS_URL).toBe('rediss://ratelimit@redis-master.redis.svc:6379');
+  });
+
+  it('give the gateway its Redis password from the existing Secret, and the CA of rateLimit.caSecret', () => {
+    expect(configOf(objects, 'gateway')).toMatchObject({ RATE_LIMIT_REDIS_PASSWORD_FILE: '/var/run/secrets/redis/redis-password', RATE_LIMIT_REDIS_TLS_CA_FILE: '/var/run/secrets/redis-ca/ca.crt' });
+    const gateway = podOf(objects, 'gateway');
+    expect(gateway.volumes).toContainEqual(expect.objectContaining({ name: 'redis-ca', secret: expect.objectContaining({ secretName: 'redis-ca' }) }));
+    expect(gateway.containers[0].volumeMounts).toContainEqual({ name: 'redis-password', mountPath: '/var/run/secrets/redis', readOnly: true });
   });
 
   it('connect to PostgreSQL over TLS that checks the server against the CA of postgresql.caSecret', () => {
@@ -222,6 +235,54 @@ describe('the production values', () => {
   });
 });
 
+describe('NATS', () => {
+  /** The authorization block of the rendered ConfigMap, each password (an environment variable of the NATS server) as its variable's name. */
+  const authorizationOf = (objects: K8sObject[]) => {
+    const map = ofKind(objects, 'ConfigMap').find((candidate) => candidate.metadata.name.endsWith('-nats-authorization'));
+    const text = (map?.data?.['authorization.conf'] ?? '').replace(/^\s*#.*$/gm, '').replace(/^\s*authorization:/m, '');
+    return JSON.parse(text.replace(/\busers:/, '"users":').replace(/\$([A-Z_]+)/g, '"$$$1"'));
+  };
+  /** The same block as libs/contracts generates it for nats-server. */
+  const generated = (subjectPrefix: string, userPrefix: string) => {
+    const users = NATS_IDENTITIES.map((identity) => ({ identity, user: `${userPrefix}${identity}`, password: `$PETSTORE_${identity.toUpperCase()}_NATS_PASSWORD` }));
+    const config = natsServerConfig({ listen: '0.0.0.0:4222', subjectPrefix, users, tls: { certFile: 'server.pem', keyFile: 'server.key' } });
+    return JSON.parse(config.replace(/^#.*$/gm, '')).authorization;
+  };
+
+  it('renders the NATS server\'s users and permissions as libs/contracts generates them, with no password', () => {
+    expect(natsChartFileIsStale(root)).toBe(false);
+    expect(authorizationOf(render('defaults'))).toEqual(generated('', ''));
+    const shared = render('defaults', 'nats.subjectPrefix=shop.', 'nats.userPrefix=shop-');
+    expect(authorizationOf(shared)).toEqual(generated('shop.', 'shop-'));
+    expect(configOf(shared, 'orders').NATS_USER).toBe('shop-orders');
+  });
+
+  it.each(valueSetNames.filter((valueSet) => valueSet !== 'external-kafka'))('with the %s values, mounts in each workload its own NATS password and no other workload\'s secret', (valueSet) => {
+    const objects = render(valueSet);
+    for (const workload of WORKLOADS) {
+      const pod = podOf(objects, workload);
+      const keys = pod.volumes.flatMap((volume: { secret?: { secretName: string; items?: { key: string }[] } }) =>
+        volume.secret?.secretName === 'petstore-secrets' ? (volume.secret.items ?? []).map((item) => item.key) : [],
+      );
+      const own = [`${workload}-nats-password`, ...(workload === 'gateway' ? ['rate-limit-redis-password'] : [`${workload}-database-password`])];
+      expect({ workload, keys: keys.filter((key: string) => !own.includes(key)) }).toEqual({ workload, keys: [] });
+      expect(keys).toContain(`${workload}-nats-password`);
+      expect(pod.volumes).toContainEqual(expect.objectContaining({ name: 'nats-ca', secret: expect.objectContaining({ items: [{ key: 'ca.crt', path: 'ca.crt' }] }) }));
+      expect(pod.containers[0].volumeMounts).toEqual(expect.arrayContaining([
+        { name: 'nats-password', mountPath: '/var/run/secrets/nats', readOnly: true },
+        { name: 'nats-ca', mountPath: '/var/run/secrets/nats-ca', readOnly: true },
+      ]));
+      expect(configOf(objects, workload)).toMatchObject({ NATS_USER: workload, NATS_PASSWORD_FILE: '/var/run/secrets/nats/nats-password', NATS_TLS_CA_FILE: '/var/run/secrets/nats-ca/ca.crt' });
+    }
+  });
+
+  it('with tcp: no NATS password, CA or authorization', () => {
+    const objects = render('external-kafka');
+    expect(ofKind(objects, 'ConfigMap').filter((map) => map.metadata.name.endsWith('-nats-authorization'))).toEqual([]);
+    for (const workload of WORKLOADS) expect(podOf(objects, workload).volumes.map((volume: { name: string }) => volume.name)).not.toContain('nats-password');
+  });
+});
+
 describe('values.schema.json and the chart\'s own checks', () => {
   it.each([
     ['an unknown key', ['workloads.gateway.replicaz=3'], /replicaz/],
@@ -229,6 +290,8 @@ describe('values.schema.json and the chart\'s own checks', () => {
     ['a secret written into values', ['secrets.apiKeys=abc'], /apiKeys/],
     ['no existing secret', ['secrets.existingSecret='], /existingSecret/],
     ['TLS to PostgreSQL that checks no certificate', ['postgresql.options=sslmode=require'], /options/],
+    ['NATS without the CA of its certificate', ['nats.caSecret='], /nats.caSecret/],
+    ['a shared Redis without its ACL user', ['rateLimit.redisUrl=redis://redis:6379'], /redisUrl/],
     ['external Kafka without an address', ['kafka.external.bootstrapServers='], /allOf|bootstrapServers/],
     ['a root security context', ['podSecurityContext.runAsNonRoot=false'], /runAsNonRoot/],
     ['a writable root file system', ['securityContext.readOnlyRootFilesystem=false'], /readOnlyRootFilesystem/],

@@ -5,8 +5,12 @@
  * configuration (ports, RPC addresses, databases, Kafka listener).
  */
 import { execFileSync } from 'node:child_process';
-import { existsSync, readFileSync, statSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { NATS_IDENTITIES, natsServerConfig } from '@petstore/contracts';
+import { provisionBusSecrets, RATE_LIMIT_REDIS_ACL, RATE_LIMIT_REDIS_USER } from '@petstore/service-kit';
 import { parseDocument } from 'yaml';
 import { envOf, parseDockerfile, stages, type Stage } from './dockerfile';
 import { interpolate, interpolateDeep, MissingVariableError, references, type Env } from './interpolate';
@@ -70,7 +74,20 @@ const DATABASE_SERVICES = ['catalog', 'orders', 'inventory'] as const;
 const MIGRATE_STEPS = DATABASE_SERVICES.map((name) => `${name}-migrate`);
 /** Creates the topics and ACLs before any service starts: the services may not. */
 const KAFKA_PROVISION = 'kafka-provision';
-const isOneShot = (name: string): boolean => MIGRATE_STEPS.includes(name) || name === KAFKA_PROVISION;
+/** Makes the NATS and Redis passwords, certificates and server configuration before either server starts. */
+const BUS_SECRETS = 'bus-secrets';
+const isOneShot = (name: string): boolean => MIGRATE_STEPS.includes(name) || name === BUS_SECRETS || name === KAFKA_PROVISION;
+/** Where bus-secrets writes, one volume per folder (libs/service-kit/src/bus-secrets.ts). */
+const SECRETS_ROOT = '/var/lib/petstore';
+/** Each identity's volume: its database password (the services with a database) and its NATS password (the gateway: and its Redis one). */
+const CREDENTIALS: Record<(typeof APP_SERVICES)[number], string> = {
+  catalog: 'catalog-credentials',
+  orders: 'orders-credentials',
+  inventory: 'inventory-credentials',
+  gateway: 'gateway-bus-credentials',
+};
+/** The CA certificate every client of NATS and Redis checks their certificates with: public, mounted read-only where needed. */
+const CA_VOLUME = 'bus-ca';
 
 /** Ports per docs/ARCHITECTURE.md. */
 const HTTP_PORTS: Record<string, string> = { gateway: '3000', catalog: '3001', orders: '3002', inventory: '3003' };
@@ -82,15 +99,16 @@ const START_ORDER: Record<string, string[]> = {
   kafka: [],
   'kafka-2': [],
   'kafka-3': [],
-  nats: [],
-  redis: [],
+  [BUS_SECRETS]: [],
+  nats: [BUS_SECRETS],
+  redis: [BUS_SECRETS],
   'catalog-migrate': ['postgres'],
   'orders-migrate': ['postgres'],
   'inventory-migrate': ['postgres'],
   [KAFKA_PROVISION]: ['kafka'],
-  catalog: ['catalog-migrate', 'kafka', KAFKA_PROVISION],
-  orders: ['kafka', KAFKA_PROVISION, 'orders-migrate'],
-  inventory: ['inventory-migrate', 'kafka', KAFKA_PROVISION],
+  catalog: [BUS_SECRETS, 'catalog-migrate', 'kafka', KAFKA_PROVISION],
+  orders: [BUS_SECRETS, 'kafka', KAFKA_PROVISION, 'orders-migrate'],
+  inventory: [BUS_SECRETS, 'inventory-migrate', 'kafka', KAFKA_PROVISION],
   gateway: ['catalog', 'inventory', 'orders', 'redis'],
   haproxy: ['gateway'],
   prometheus: [],
@@ -158,6 +176,7 @@ describe('docker-compose.yml', () => {
   it('defines the stack: PostgreSQL, Kafka, NATS, Redis, HAProxy, the four services and the migrate step of each one with a database', () => {
     const byDefault = Object.keys(services).filter((name) => services[name].profiles === undefined);
     expect(byDefault.sort()).toEqual([
+      BUS_SECRETS,
       'catalog',
       'catalog-migrate',
       'gateway',
@@ -189,7 +208,7 @@ describe('docker-compose.yml', () => {
   });
 
   it('gives every long-running service a healthcheck with bounded timing', () => {
-    for (const name of [...MIGRATE_STEPS, KAFKA_PROVISION, ...UNPROBED]) expect(services[name].healthcheck).toEqual({ disable: true });
+    for (const name of [...MIGRATE_STEPS, KAFKA_PROVISION, BUS_SECRETS, ...UNPROBED]) expect(services[name].healthcheck).toEqual({ disable: true });
     for (const [name, service] of Object.entries(services).filter(([candidate]) => !isOneShot(candidate) && !UNPROBED.includes(candidate))) {
       const check = service.healthcheck;
       expect({ name, disabled: check?.disable ?? false }).toEqual({ name, disabled: false });
@@ -252,6 +271,9 @@ describe('docker-compose.yml', () => {
       for (const [key, value] of Object.entries(environment(service))) {
         if (key === 'DATABASE_PASSWORD_FILE') {
           expect({ name, value }).toEqual({ name, value: '/var/lib/petstore/database-password' });
+        } else if (key.endsWith('_PASSWORD_FILE')) {
+          // A password bus-secrets generated, on the process's own volume.
+          expect({ name, key, value }).toEqual({ name, key, value: expect.stringMatching(/^\/var\/lib\/petstore\/(nats|redis)-password$/) });
         } else if (/PASSWORD|SECRET|TOKEN|API_KEY|CREDENTIAL/i.test(key)) {
           expect({ name, key, value }).toEqual({ name, key, value: expect.stringMatching(/^\$\{[A-Z_]+:\?[^}]+\}$/) });
         }
@@ -484,10 +506,10 @@ describe('docker-compose.yml', () => {
       expect(migrateEnv.DATABASE_URL).toBe(url.toString());
       expect(env.DATABASE_PASSWORD_FILE).toBe(migrateEnv.DATABASE_PASSWORD_FILE);
       const credentials = `${name}-credentials`;
-      expect(volumeMounts(service)).toEqual([{ source: credentials, target: '/var/lib/petstore', readOnly: true }]);
+      expect(volumeMounts(service)).toContainEqual({ source: credentials, target: '/var/lib/petstore', readOnly: true });
       expect(volumeMounts(services[`${name}-migrate`])).toEqual([{ source: credentials, target: '/var/lib/petstore', readOnly: false }]);
       const mountedBy = Object.entries(services).filter(([, candidate]) => volumeMounts(candidate).some((mount) => mount.source === credentials));
-      expect(mountedBy.map(([candidate]) => candidate).sort()).toEqual([name, `${name}-migrate`].sort());
+      expect(mountedBy.map(([candidate]) => candidate).sort()).toEqual([BUS_SECRETS, name, `${name}-migrate`].sort());
     });
 
     it('starts once its migrate step has applied the migrations as the owner', () => {
@@ -522,6 +544,120 @@ describe('docker-compose.yml', () => {
     it('takes its rate limit from the environment with the documented default', () => {
       expect(env.RATE_LIMIT_PER_SECOND).toBe('${RATE_LIMIT_PER_SECOND:-1000}');
     });
+  });
+});
+
+describe('docker-compose.yml: NATS and Redis credentials (bus-secrets)', () => {
+  const step = services[BUS_SECRETS];
+  /** Which containers may mount each volume that holds a secret: the steps that write it, and the one process that reads it. */
+  const SECRET_READERS: Record<string, string[]> = {
+    ...Object.fromEntries(APP_SERVICES.map((name) => [CREDENTIALS[name], [BUS_SECRETS, name, ...(MIGRATE_STEPS.includes(`${name}-migrate`) ? [`${name}-migrate`] : [])]])),
+    'nats-secrets': [BUS_SECRETS, 'nats'],
+    'redis-secrets': [BUS_SECRETS, 'redis'],
+  };
+  const mountOf = (name: string, volume: string) => volumeMounts(services[name]).find((mount) => mount.source === volume);
+
+  /** What bus-secrets writes, made here by the same code in a folder of its own (twice: the second run must keep everything). */
+  const generated = mkdtempSync(join(tmpdir(), 'bus-secrets-'));
+  for (const folder of [...APP_SERVICES, 'nats', 'redis', 'ca']) mkdirSync(join(generated, folder));
+  const layout = { root: generated, natsHost: 'nats', natsPort: 4222, redisHost: 'redis' };
+  provisionBusSecrets(layout);
+  const file = (path: string): string => readFileSync(join(generated, path), 'utf8');
+  const firstRun = Object.fromEntries(APP_SERVICES.map((name) => [name, file(`${name}/nats-password`)]));
+  provisionBusSecrets(layout);
+  /** A path inside a container that mounts bus-secrets' folders at SECRETS_ROOT, as it is in the generated folder here. */
+  const local = (path: string): string => join(generated, path.slice(SECRETS_ROOT.length + 1));
+  afterAll(() => rmSync(generated, { recursive: true, force: true }));
+
+  it('runs once on the services\' image and writes each folder to a volume of its own', () => {
+    expect(step.build).toEqual({ context: '.', dockerfile: 'Dockerfile', args: { APP: 'catalog' } });
+    expect(step.command).toEqual(['node', 'main.js', 'bus-secrets']);
+    expect(step.init).toBe(true);
+    expect(volumeMounts(step)).toEqual([
+      ...APP_SERVICES.map((name) => ({ source: CREDENTIALS[name], target: `${SECRETS_ROOT}/${name}`, readOnly: false })),
+      { source: 'nats-secrets', target: `${SECRETS_ROOT}/nats`, readOnly: false },
+      { source: 'redis-secrets', target: `${SECRETS_ROOT}/redis`, readOnly: false },
+      { source: CA_VOLUME, target: `${SECRETS_ROOT}/ca`, readOnly: false },
+    ]);
+  });
+
+  it('lets each volume that holds a secret be mounted only by the steps that write it and the one process that reads it, read-only', () => {
+    for (const [volume, readers] of Object.entries(SECRET_READERS)) {
+      const mountedBy = Object.keys(services).filter((name) => mountOf(name, volume));
+      expect({ volume, mountedBy: mountedBy.sort() }).toEqual({ volume, mountedBy: [...readers].sort() });
+      for (const name of readers.filter((reader) => !isOneShot(reader))) expect({ volume, name, readOnly: mountOf(name, volume)?.readOnly }).toEqual({ volume, name, readOnly: true });
+    }
+  });
+
+  describe.each(APP_SERVICES)('%s', (name) => {
+    const env = environment(services[name]);
+
+    it('connects to NATS as its own user, with the password bus-secrets made for it, checking the server against the CA', () => {
+      expect(volumeMounts(services[name])).toEqual([
+        { source: CREDENTIALS[name], target: '/var/lib/petstore', readOnly: true },
+        { source: CA_VOLUME, target: '/etc/petstore/ca', readOnly: true },
+      ]);
+      expect({ user: env.NATS_USER, password: env.NATS_PASSWORD_FILE, ca: env.NATS_TLS_CA_FILE }).toEqual({
+        user: name,
+        password: '/var/lib/petstore/nats-password',
+        ca: '/etc/petstore/ca/ca.pem',
+      });
+      // The file it reads is the one bus-secrets wrote into its volume, and the NATS server knows that password for its user.
+      expect(mountOf(BUS_SECRETS, CREDENTIALS[name])?.target).toBe(`${SECRETS_ROOT}/${name}`);
+      const users = JSON.parse(file('nats/nats.conf').replace(/^#.*$/gm, '')).authorization.users as { user: string; password: string }[];
+      expect(users.find((user) => user.user === env.NATS_USER)?.password).toBe(file(`${name}/nats-password`).trim());
+      expect(file(`${name}/nats-password`)).toBe(firstRun[name]);
+    });
+  });
+
+  it('runs NATS with the configuration generated from libs/contracts: TLS, and the users and permissions of the RPC table', () => {
+    expect(services.nats.command).toEqual(['--config', `${SECRETS_ROOT}/nats/nats.conf`]);
+    expect(mountOf('nats', 'nats-secrets')).toEqual({ source: 'nats-secrets', target: `${SECRETS_ROOT}/nats`, readOnly: true });
+    const config = JSON.parse(file('nats/nats.conf').replace(/^#.*$/gm, ''));
+    const passwords = Object.fromEntries(NATS_IDENTITIES.map((identity) => [identity, file(`${identity}/nats-password`).trim()]));
+    const expected = JSON.parse(
+      natsServerConfig({
+        listen: '0.0.0.0:4222',
+        subjectPrefix: '',
+        users: NATS_IDENTITIES.map((identity) => ({ identity, user: identity, password: passwords[identity] })),
+        tls: { certFile: `${generated}/nats/server.pem`, keyFile: `${generated}/nats/server.key` },
+      }).replace(/^#.*$/gm, ''),
+    );
+    expect(config).toEqual(expected);
+    expect(new Set(Object.values(passwords)).size).toBe(NATS_IDENTITIES.length);
+    // Its certificate is signed by the CA the clients mount, for the name they connect to.
+    execFileSync('openssl', ['verify', '-CAfile', join(generated, 'ca/ca.pem'), config.tls.cert_file], { stdio: 'pipe' });
+    expect(execFileSync('openssl', ['x509', '-in', config.tls.cert_file, '-noout', '-ext', 'subjectAltName'], { encoding: 'utf8' })).toContain('DNS:nats');
+    expect(new URL(environment(services.gateway).NATS_SERVERS).hostname).toBe('nats');
+    for (const secret of ['nats/nats.conf', 'nats/server.key', 'gateway/nats-password']) expect({ secret, mode: statSync(join(generated, secret)).mode & 0o777 }).toEqual({ secret, mode: 0o600 });
+  });
+
+  it('runs Redis over TLS only, with the generated ACL file: no default user, the gateways\' user with a hash of its password', () => {
+    const command = services.redis.command as string[];
+    const option = (name: string): string | undefined => command[command.indexOf(name) + 1];
+    expect(command[0]).toBe('redis-server');
+    expect({ port: option('--port'), tls: option('--tls-port') }).toEqual({ port: '0', tls: '6379' });
+    for (const name of ['--tls-cert-file', '--tls-key-file', '--tls-ca-cert-file', '--aclfile']) expect({ name, exists: existsSync(local(option(name) ?? '')) }).toEqual({ name, exists: true });
+    expect(mountOf('redis', 'redis-secrets')).toEqual({ source: 'redis-secrets', target: `${SECRETS_ROOT}/redis`, readOnly: true });
+    const acl = readFileSync(local(option('--aclfile') ?? ''), 'utf8').trim().split('\n');
+    const password = file('gateway/redis-password').trim();
+    expect(acl).toEqual(['user default off', `user ${RATE_LIMIT_REDIS_USER} on #${createHash('sha256').update(password).digest('hex')} ${RATE_LIMIT_REDIS_ACL}`]);
+    expect(acl.join('\n')).not.toContain(password);
+    // The stacks' own Redis (tools/stack/redis.cjs, which cannot load the services' code) grants the same.
+    const stackRedis = require('@petstore/stack/redis.cjs') as { RATE_LIMIT_USER: string; RATE_LIMIT_ACL: string };
+    expect({ user: stackRedis.RATE_LIMIT_USER, acl: stackRedis.RATE_LIMIT_ACL }).toEqual({ user: RATE_LIMIT_REDIS_USER, acl: RATE_LIMIT_REDIS_ACL });
+    expect(healthcheckCommand(services.redis)).toContain('NOAUTH');
+
+    const gateway = environment(services.gateway);
+    const url = new URL(gateway.RATE_LIMIT_REDIS_URL);
+    expect({ protocol: url.protocol, user: url.username, password: url.password, host: url.host }).toEqual({ protocol: 'rediss:', user: RATE_LIMIT_REDIS_USER, password: '', host: 'redis:6379' });
+    expect({ password: gateway.RATE_LIMIT_REDIS_PASSWORD_FILE, ca: gateway.RATE_LIMIT_REDIS_TLS_CA_FILE }).toEqual({ password: '/var/lib/petstore/redis-password', ca: '/etc/petstore/ca/ca.pem' });
+    execFileSync('openssl', ['verify', '-CAfile', join(generated, 'ca/ca.pem'), local(option('--tls-cert-file') ?? '')], { stdio: 'pipe' });
+  });
+
+  it('runs both servers as the user that owns the files bus-secrets wrote, which are readable by it alone', () => {
+    // The services' image's `node` (1000:1000) runs bus-secrets.
+    for (const name of ['nats', 'redis']) expect({ name, user: services[name].user }).toEqual({ name, user: '1000:1000' });
   });
 });
 
@@ -570,7 +706,7 @@ describe('docker-compose.yml at scale (`--scale gateway=N --scale orders=N …`)
   });
 
   it('shares the rate limit between the gateways through the Redis service', () => {
-    expect(environment(services.gateway).RATE_LIMIT_REDIS_URL).toBe('redis://redis:6379');
+    expect(new URL(environment(services.gateway).RATE_LIMIT_REDIS_URL).host).toBe('redis:6379');
     expect(services.redis.image).toBe('redis:7.0-bookworm');
   });
 
@@ -624,7 +760,11 @@ describe('Dockerfile', () => {
 
   it('silences no Node warning, and gives the password volume to node', () => {
     expect(envOf(final).NODE_OPTIONS).not.toContain('--disable-warning');
-    expect(runs(final)).toContainEqual('mkdir -p /var/lib/petstore && chown node:node /var/lib/petstore');
+    const folders = ['gateway', 'catalog', 'orders', 'inventory', 'nats', 'redis', 'ca'].map((folder) => `/var/lib/petstore/${folder}`);
+    const prepare = runs(final).find((command) => command.includes('chown -R node:node /var/lib/petstore'));
+    for (const folder of folders) expect({ folder, made: prepare?.includes(folder) }).toEqual({ folder, made: true });
+    // bus-secrets makes its certificates with openssl.
+    expect(prepare).toMatch(/apt-get install -y --no-install-recommends openssl\b/);
   });
 
   it('installs, builds and ships in separate stages', () => {

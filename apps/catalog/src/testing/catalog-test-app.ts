@@ -8,6 +8,7 @@ import { catalogDatabaseOptions } from '../mikro-orm.config';
 export const TEST_DATABASE_URL = testDatabaseUrl('catalog');
 
 const catalogRecipe: ServiceRecipe<CatalogConfig> = {
+  service: 'catalog',
   configShape: catalogConfigShape,
   appModule: (config) => AppModule.forRoot(config),
   databaseOptions: catalogDatabaseOptions,

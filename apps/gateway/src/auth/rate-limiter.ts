@@ -1,6 +1,7 @@
 import { Logger } from '@nestjs/common';
 import { processMetric } from '@petstore/observability';
 import { Redis } from 'ioredis';
+import { readFileSync } from 'node:fs';
 import { Counter } from 'prom-client';
 import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes, RLWrapperTimeouts } from 'rate-limiter-flexible';
 
@@ -26,13 +27,21 @@ export interface RateLimit {
 export function createRateLimit(config: {
   rateLimitPerSecond: number;
   rateLimitRedisUrl?: string;
+  rateLimitRedisPassword?: string;
+  rateLimitRedisCaFile?: string;
   rateLimitRedisTimeoutMs: number;
   natsSubjectPrefix: string;
 }): RateLimit | undefined {
   if (config.rateLimitPerSecond === 0) return undefined;
   if (!config.rateLimitRedisUrl) return new RateLimiter(config.rateLimitPerSecond);
-  return new SharedRateLimiter(config.rateLimitPerSecond, config.rateLimitRedisUrl, `petstore:rate:${config.natsSubjectPrefix}`, config.rateLimitRedisTimeoutMs);
+  return new SharedRateLimiter(config.rateLimitPerSecond, config.rateLimitRedisUrl, `${RATE_LIMIT_KEY_PREFIX}${config.natsSubjectPrefix}`, config.rateLimitRedisTimeoutMs, {
+    password: config.rateLimitRedisPassword,
+    caFile: config.rateLimitRedisCaFile,
+  });
 }
+
+/** Every key the rate limit writes in Redis starts so: the gateway's Redis ACL user may touch these keys only. */
+export const RATE_LIMIT_KEY_PREFIX = 'petstore:rate:';
 
 /**
  * A fixed one-second window per API key. The number of keys is bounded by the configuration,
@@ -101,9 +110,23 @@ export class SharedRateLimiter implements RateLimit {
     redisUrl: string,
     keyPrefix: string,
     timeoutMs: number,
+    { password, caFile }: { password?: string; caFile?: string } = {},
   ) {
     // No offline queue: while disconnected a count fails at once and goes to the local count.
-    this.redis = new Redis(redisUrl, { enableOfflineQueue: false, maxRetriesPerRequest: 0, connectTimeout: 1000 });
+    // No ready check: it runs INFO, which the gateway's ACL user may not (it runs the count's script only).
+    // The URL is read here: given to ioredis, its empty password would win over the one from the file.
+    const url = new URL(redisUrl);
+    this.redis = new Redis({
+      host: url.hostname,
+      port: Number(url.port || 6379),
+      username: decodeURIComponent(url.username) || undefined,
+      password: password ?? (decodeURIComponent(url.password) || undefined),
+      ...(url.protocol === 'rediss:' ? { tls: caFile ? { ca: readFileSync(caFile) } : {} } : {}),
+      enableOfflineQueue: false,
+      enableReadyCheck: false,
+      maxRetriesPerRequest: 0,
+      connectTimeout: 1000,
+    });
     this.redis.on('error', (error: Error) => this.warn(`Redis for the rate limit: ${error.message}`));
     const inRedis = new RateLimiterRedis({ storeClient: this.redis, points: quota, duration: 1, keyPrefix, rejectIfRedisNotReady: true });
     this.shared = new RLWrapperTimeouts({ limiter: inRedis, timeoutMs });

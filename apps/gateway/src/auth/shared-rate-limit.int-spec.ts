@@ -1,10 +1,16 @@
 import { CatalogPatterns, HealthPatterns } from '@petstore/contracts';
 import { FakeService } from '../testing/fake-service';
 import { expectError, startGateway, type GatewayUnderTest } from '../testing/gateway-under-test';
-import { SharedRateLimiter } from './rate-limiter';
+import { Redis } from 'ioredis';
+import { readFileSync } from 'node:fs';
+import { RATE_LIMIT_KEY_PREFIX, SharedRateLimiter } from './rate-limiter';
 
-// Against the real Redis (127.0.0.1:6379, as RATE_LIMIT_REDIS_URL names it in the stacks).
-const REDIS_URL = process.env['TEST_REDIS_URL'] ?? 'redis://127.0.0.1:6379';
+// Against the suites' real Redis (tools/stack/redis.cjs, started by Jest's global setup): TLS, no
+// default user, and the gateways' ACL user, as RATE_LIMIT_REDIS_URL names it in the stacks.
+const REDIS_URL = process.env['TEST_REDIS_URL'] as string;
+const REDIS_PASSWORD = readFileSync(process.env['TEST_REDIS_PASSWORD_FILE'] as string, 'utf8').trim();
+const REDIS_CA_FILE = process.env['TEST_REDIS_CA_FILE'] as string;
+const redisConnection = { rateLimitRedisUrl: REDIS_URL, rateLimitRedisPassword: REDIS_PASSWORD, rateLimitRedisCaFile: REDIS_CA_FILE };
 const KEY = 'shop-key-0001';
 const auth = { authorization: `Bearer ${KEY}` };
 const catalog = new FakeService([...Object.values(CatalogPatterns), HealthPatterns.check]);
@@ -21,7 +27,7 @@ describe('a rate limit shared in Redis', () => {
         await startGateway({ catalog, orders: catalog, inventory: catalog }, {
           apiKeys: [{ name: 'shop', key: KEY, scopes: ['*'] }],
           rateLimitPerSecond: 5,
-          rateLimitRedisUrl: REDIS_URL,
+          ...redisConnection,
           // The test is about sharing: a busy machine must not push a count past the budget
           // and into the gateway's own count (the unreachable case below tests that fallback).
           rateLimitRedisTimeoutMs: 2000,
@@ -61,5 +67,50 @@ describe('a rate limit whose Redis cannot be reached', () => {
     } finally {
       await limiter.close();
     }
+  });
+});
+
+describe("the gateways' Redis user", () => {
+  const { port } = new URL(REDIS_URL);
+  const tls = { ca: readFileSync(REDIS_CA_FILE) };
+  const clients: Redis[] = [];
+  const connectAs = (options: { username?: string; password?: string }) => {
+    const client = new Redis({ host: '127.0.0.1', port: Number(port), tls, enableReadyCheck: false, maxRetriesPerRequest: 0, retryStrategy: () => null, lazyConnect: true, ...options });
+    clients.push(client);
+    return client;
+  };
+  const refusal = (command: Promise<unknown>) => command.then((answer) => `answered ${JSON.stringify(answer)}`, (error: Error) => error.message.split(' ')[0]);
+
+  afterAll(() => {
+    for (const client of clients) client.disconnect();
+  });
+
+  it('counts in its own keys, and may read, write or list no other key, nor run other commands', async () => {
+    const gateway = connectAs({ username: 'ratelimit', password: REDIS_PASSWORD });
+    gateway.on('error', () => undefined);
+    await gateway.connect();
+    const own = `${RATE_LIMIT_KEY_PREFIX}acl-test.shop`;
+    // What rate-limiter-flexible runs (its script), on its own key: allowed.
+    await expect(gateway.eval("redis.call('set', KEYS[1], 0, 'EX', 1, 'NX') return redis.call('incrby', KEYS[1], 1)", 1, own)).resolves.toBe(1);
+    expect(await refusal(gateway.set('petstore:other', '1'))).toBe('NOPERM');
+    expect(await refusal(gateway.eval("return redis.call('set', KEYS[1], 1)", 1, 'petstore:other'))).toMatch(/NOPERM|ERR/);
+    expect(await refusal(gateway.get(own))).toBe('NOPERM');
+    expect(await refusal(gateway.keys('*'))).toBe('NOPERM');
+    expect(await refusal(gateway.flushall())).toBe('NOPERM');
+    expect(await refusal(gateway.config('GET', '*'))).toBe('NOPERM');
+    expect(await refusal(gateway.acl('LIST'))).toBe('NOPERM');
+  });
+
+  it('refuses a connection without credentials, or with a wrong password', async () => {
+    /** What the server answered the connection's first command (ioredis's HELLO, with AUTH when it has credentials). */
+    const firstAnswer = async (options: { username?: string; password?: string }) => {
+      const client = connectAs(options);
+      const answer = new Promise<string>((resolve) => client.once('error', (error: Error) => resolve(error.message.split(' ')[0])));
+      await client.connect().catch(() => undefined);
+      return answer;
+    };
+    expect(await firstAnswer({})).toBe('NOAUTH');
+    expect(await firstAnswer({ username: 'ratelimit', password: `${REDIS_PASSWORD}-wrong` })).toBe('WRONGPASS');
+    expect(await firstAnswer({ username: 'default', password: 'anything' })).toBe('WRONGPASS');
   });
 });

@@ -1,29 +1,27 @@
 import { Controller, Module, type INestMicroservice } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { MessagePattern, RpcException, ServerTCP } from '@nestjs/microservices';
-import { readConfig } from '@petstore/config';
-import { CatalogRpc, InventoryRpc, OrdersRpc, type RpcErrorBody } from '@petstore/contracts';
-import { NatsRpcServer, rpcTransportConfigShape, type RpcTransportConfig } from '@petstore/rpc';
+import { CatalogRpc, InventoryRpc, OrdersRpc, type RpcErrorBody, type RpcService } from '@petstore/contracts';
+import { natsCredentialsOf, NatsRpcServer, type RpcTransportConfig } from '@petstore/rpc';
+import { testTransport } from '@petstore/testing';
 import type { NatsConnection } from 'nats';
 import { randomBytes } from 'node:crypto';
 import { createServer, type AddressInfo, type Server, type Socket } from 'node:net';
 
 /**
  * The transport the test run asks for (RPC_TRANSPORT, NATS_SERVERS), on subjects of this test
- * file's own: the gateway under test uses the same, unless a test gives it another prefix.
+ * file's own, as the gateway's NATS user: the gateway under test uses the same, unless a test
+ * gives it another prefix. Each fake service connects as the service it stands in for.
  */
-export const fakeTransport: RpcTransportConfig = readConfig(rpcTransportConfigShape, {
-  ...process.env,
-  NATS_SUBJECT_PREFIX: `gateway-test-${randomBytes(4).toString('hex')}.`,
-});
+export const fakeTransport: RpcTransportConfig = testTransport('gateway', `gateway-test-${randomBytes(4).toString('hex')}.`);
 
 const DEFINITIONS = [...Object.values(CatalogRpc), ...Object.values(OrdersRpc), ...Object.values(InventoryRpc)];
 
 /** The service that answers these patterns (the health check belongs to every service). */
-function serviceOf(patterns: ReadonlyArray<{ cmd: string }>): string {
+function serviceOf(patterns: ReadonlyArray<{ cmd: string }>): RpcService {
   const services = new Set(patterns.map(({ cmd }) => DEFINITIONS.find((definition) => definition.pattern.cmd === cmd)?.service).filter(Boolean));
   if (services.size !== 1) throw new Error(`A fake service answers the patterns of one service, not of ${services.size}`);
-  return [...services][0] as string;
+  return [...services][0] as RpcService;
 }
 
 export type FakeHandler = (data: Record<string, unknown>) => unknown;
@@ -56,7 +54,7 @@ export class FakeService {
   private readonly sockets = new Set<Socket>();
   /** The TCP port (RPC_TRANSPORT=tcp). */
   port = 0;
-  readonly service: string;
+  readonly service: RpcService;
 
   constructor(private readonly patterns: ReadonlyArray<{ cmd: string }>) {
     this.service = serviceOf(patterns);
@@ -75,7 +73,9 @@ export class FakeService {
   /** Joins the service's queue group; over TCP, starts on a free port, or on the port it had (a restart). */
   async start(): Promise<this> {
     if (fakeTransport.rpcTransport === 'nats') {
-      this.nats = new NatsRpcServer({ servers: fakeTransport.natsServers, subjectPrefix: fakeTransport.natsSubjectPrefix, service: this.service });
+      const transport = testTransport(this.service, fakeTransport.natsSubjectPrefix);
+      const { natsServers: servers, natsSubjectPrefix: subjectPrefix } = transport;
+      this.nats = new NatsRpcServer({ servers, subjectPrefix, service: this.service, credentials: natsCredentialsOf(transport) });
       this.app = await NestFactory.createMicroservice(this.module(), { strategy: this.nats, logger: false });
       await this.app.listen();
       return this;

@@ -33,6 +33,8 @@ export async function startGateway(
     apiKeys: [],
     rateLimitPerSecond: 1000,
     rateLimitRedisUrl: undefined,
+    rateLimitRedisPassword: undefined,
+    rateLimitRedisCaFile: undefined,
     rateLimitRedisTimeoutMs: 50,
     // Budgets a busy machine's RPC stays well inside, so only a service that never answers meets them.
     upstreamTimeoutMs: 1500,

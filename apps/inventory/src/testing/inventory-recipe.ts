@@ -6,6 +6,7 @@ import { inventoryDatabaseOptions } from '../mikro-orm.config';
 
 /** The inventory service as its tests start it in their own process (startServiceForTest). */
 export const inventoryRecipe: ServiceRecipe<InventoryConfig> = {
+  service: 'inventory',
   configShape: inventoryConfigShape,
   appModule: (config) => AppModule.forRoot(config),
   databaseOptions: inventoryDatabaseOptions,

@@ -652,7 +652,7 @@ describe('order saga', () => {
         databaseUrl: testDatabaseUrl('orders'),
         resetDatabase: false,
         // Subjects of its own: over NATS the other replica would take half of what is sent to this one.
-        env: { CATALOG_RPC: catalog.rpcAddress, MAX_HELD_ANSWERS: '1', NATS_SUBJECT_PREFIX: `${namespace}narrow.` },
+        env: { CATALOG_RPC: catalog.rpcAddress, MAX_HELD_ANSWERS: '1', NATS_SUBJECT_PREFIX: `${namespace.slice(0, -1)}-narrow.` },
       });
       try {
         const petId = await seedPet('available', 5);

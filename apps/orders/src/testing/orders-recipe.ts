@@ -6,6 +6,7 @@ import { ordersDatabaseOptions } from '../mikro-orm.config';
 
 /** The orders service as its tests start it in their own process (startServiceForTest). */
 export const ordersRecipe: ServiceRecipe<OrdersConfig> = {
+  service: 'orders',
   configShape: ordersConfigShape,
   appModule: (config) => AppModule.forRoot(config),
   databaseOptions: ordersDatabaseOptions,

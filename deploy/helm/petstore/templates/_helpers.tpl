@@ -108,6 +108,79 @@ app.kubernetes.io/instance: {{ .Release.Name }}
 {{/* Where the database password of a service's role is mounted from the existing Secret. */}}
 {{- define "petstore.passwordDir" -}}/var/run/secrets/petstore{{- end -}}
 
+{{/* A workload's NATS user: nats.userPrefix and its name (the generated permissions name the same users). */}}
+{{- define "petstore.natsUser" -}}{{ .root.Values.nats.userPrefix }}{{ .name }}{{- end -}}
+
+{{/* The environment variable the NATS server reads a workload's password from (the nats-authorization ConfigMap). */}}
+{{- define "petstore.natsPasswordVariable" -}}PETSTORE_{{ upper .name }}_NATS_PASSWORD{{- end -}}
+
+{{/* Where a workload's NATS and Redis passwords, and the CAs of nats.caSecret and rateLimit.caSecret, are mounted. */}}
+{{- define "petstore.natsPasswordDir" -}}/var/run/secrets/nats{{- end -}}
+{{- define "petstore.natsCaDir" -}}/var/run/secrets/nats-ca{{- end -}}
+{{- define "petstore.redisPasswordDir" -}}/var/run/secrets/redis{{- end -}}
+{{- define "petstore.redisCaDir" -}}/var/run/secrets/redis-ca{{- end -}}
+
+{{/* The volumes of a workload's own NATS password (and the gateway's Redis password) from the existing Secret, and the CAs. */}}
+{{- define "petstore.busVolumes" -}}
+{{- $values := .root.Values -}}
+{{- if eq $values.rpc.transport "nats" }}
+- name: nats-password
+  secret:
+    secretName: {{ $values.secrets.existingSecret }}
+    defaultMode: 0440
+    items:
+      - key: {{ .name }}-nats-password
+        path: nats-password
+- name: nats-ca
+  secret:
+    secretName: {{ $values.nats.caSecret }}
+    defaultMode: 0444
+    items:
+      - key: ca.crt
+        path: ca.crt
+{{- end }}
+{{- if and (eq .name "gateway") $values.rateLimit.redisUrl }}
+- name: redis-password
+  secret:
+    secretName: {{ $values.secrets.existingSecret }}
+    defaultMode: 0440
+    items:
+      - key: rate-limit-redis-password
+        path: redis-password
+{{- if $values.rateLimit.caSecret }}
+- name: redis-ca
+  secret:
+    secretName: {{ $values.rateLimit.caSecret }}
+    defaultMode: 0444
+    items:
+      - key: ca.crt
+        path: ca.crt
+{{- end }}
+{{- end }}
+{{- end -}}
+
+{{- define "petstore.busMounts" -}}
+{{- $values := .root.Values -}}
+{{- if eq $values.rpc.transport "nats" }}
+- name: nats-password
+  mountPath: {{ include "petstore.natsPasswordDir" . }}
+  readOnly: true
+- name: nats-ca
+  mountPath: {{ include "petstore.natsCaDir" . }}
+  readOnly: true
+{{- end }}
+{{- if and (eq .name "gateway") $values.rateLimit.redisUrl }}
+- name: redis-password
+  mountPath: {{ include "petstore.redisPasswordDir" . }}
+  readOnly: true
+{{- if $values.rateLimit.caSecret }}
+- name: redis-ca
+  mountPath: {{ include "petstore.redisCaDir" . }}
+  readOnly: true
+{{- end }}
+{{- end }}
+{{- end -}}
+
 {{/* Seconds a pod gets between SIGTERM and SIGKILL: the shutdown delay, the drain, and a margin. */}}
 {{- define "petstore.terminationGracePeriodSeconds" -}}
 {{- $s := .Values.shutdown -}}

@@ -3,3 +3,5 @@ export * from './rpc';
 export * from './catalog.rpc';
 export * from './orders.rpc';
 export * from './inventory.rpc';
+export * from './nats-authorization';
+export * from './nats-chart-file';

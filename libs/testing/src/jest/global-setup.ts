@@ -1,13 +1,24 @@
+import { spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
+import { resolve } from 'node:path';
 import { KAFKA_ADMIN_PRINCIPAL } from '@petstore/contracts';
 import { KAFKA_SECURITY_VARIABLES } from '@petstore/kafka';
 import { TEST_RUN_VARIABLE, testKafkaSecretsDir } from '../test-environment';
 
+/** Starts one of the suites' servers (tools/stack), if needed, and hands its variables (paths, never a password) to the workers. */
+function ensureTestServer(tool: string): void {
+  const server = spawnSync(process.execPath, [resolve(__dirname, '../../../../tools/stack', tool), 'test-server'], { encoding: 'utf8' });
+  if (server.status !== 0) throw new Error(`The test server of ${tool} did not start: ${server.stderr.trim()}`);
+  Object.assign(process.env, JSON.parse(server.stdout) as Record<string, string>);
+}
+
 /**
- * Names the Jest run before its workers start, so they inherit the name (see `uniqueNamespace`),
- * and makes the run's own Kafka clients the administrator: the tests provision each suite's
- * namespace and publish the events of any service. The spawned stacks run each service as its
- * own principal, and kafka-access.int-spec checks every principal's rights.
+ * Names the Jest run before its workers start, so they inherit the name (see `uniqueNamespace`);
+ * makes the run's own Kafka clients the administrator: the tests provision each suite's
+ * namespace and publish the events of any service (the spawned stacks run each service as its
+ * own principal, and kafka-access.int-spec checks every principal's rights); and makes sure the
+ * suites' NATS server (TLS, a user per process) and Redis (TLS, the gateway's ACL user) run,
+ * their addresses reaching the workers the same way.
  */
 export default async function nameTestRun(): Promise<void> {
   process.env[TEST_RUN_VARIABLE] ||= randomBytes(4).toString('hex');
@@ -17,4 +28,6 @@ export default async function nameTestRun(): Promise<void> {
     process.env[KAFKA_SECURITY_VARIABLES.passwordFile] = `${secrets}/${KAFKA_ADMIN_PRINCIPAL}.password`;
     process.env[KAFKA_SECURITY_VARIABLES.tlsCaFile] = `${secrets}/ca.pem`;
   }
+  ensureTestServer('nats.cjs');
+  ensureTestServer('redis.cjs');
 }
