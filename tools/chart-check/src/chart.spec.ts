@@ -144,7 +144,7 @@ describe.each(valueSetNames)('the chart with the %s values', (valueSet: ValueSet
   it('configures the services with the decided environment names', () => {
     for (const workload of WORKLOADS) {
       const config = configOf(objects, workload);
-      expect(config).toMatchObject({ RPC_TRANSPORT: expect.stringMatching(/^(nats|tcp)$/), SHUTDOWN_DELAY_MS: '5000', DRAIN_TIMEOUT_MS: '10000' });
+      expect(config).toMatchObject({ RPC_TRANSPORT: 'nats', SHUTDOWN_DELAY_MS: '5000', DRAIN_TIMEOUT_MS: '10000' });
       if (config.RPC_TRANSPORT === 'nats') {
         expect(config.NATS_SERVERS).toMatch(/^nats:\/\//);
         expect(Object.keys(config).filter((key) => key.endsWith('_RPC'))).toEqual([]);
@@ -181,16 +181,6 @@ describe('Kafka', () => {
     expect(objects.filter((object) => object.apiVersion.startsWith('kafka.strimzi.io'))).toEqual([]);
     expect(configOf(objects, 'inventory').KAFKA_BROKERS).toBe('b-1.kafka.internal:9092,b-2.kafka.internal:9092,b-3.kafka.internal:9092');
     expect(configOf(objects, 'inventory').KAFKA_NAMESPACE).toBe('shop-');
-  });
-});
-
-describe('RPC addresses', () => {
-  it('with tcp: headless Services the callers resolve every replica through, and today\'s *_RPC variables', () => {
-    const objects = render('external-kafka');
-    const headless = ofKind(objects, 'Service').filter((service) => service.spec.clusterIP === 'None');
-    expect(headless.map((service) => service.metadata.name).sort()).toEqual(['shop-catalog-rpc', 'shop-inventory-rpc', 'shop-orders-rpc']);
-    expect(configOf(objects, 'gateway')).toMatchObject({ CATALOG_RPC: 'shop-catalog-rpc:4001', ORDERS_RPC: 'shop-orders-rpc:4002', INVENTORY_RPC: 'shop-inventory-rpc:4003' });
-    expect(configOf(objects, 'orders')).toMatchObject({ CATALOG_RPC: 'shop-catalog-rpc:4001', RPC_PORT: '4002' });
   });
 });
 
@@ -257,7 +247,7 @@ describe('NATS', () => {
     expect(configOf(shared, 'orders').NATS_USER).toBe('shop-orders');
   });
 
-  it.each(valueSetNames.filter((valueSet) => valueSet !== 'external-kafka'))('with the %s values, mounts in each workload its own NATS password and no other workload\'s secret', (valueSet) => {
+  it.each(valueSetNames)('with the %s values, mounts in each workload its own NATS password and no other workload\'s secret', (valueSet) => {
     const objects = render(valueSet);
     for (const workload of WORKLOADS) {
       const pod = podOf(objects, workload);
@@ -275,18 +265,13 @@ describe('NATS', () => {
       expect(configOf(objects, workload)).toMatchObject({ NATS_USER: workload, NATS_PASSWORD_FILE: '/var/run/secrets/nats/nats-password', NATS_TLS_CA_FILE: '/var/run/secrets/nats-ca/ca.crt' });
     }
   });
-
-  it('with tcp: no NATS password, CA or authorization', () => {
-    const objects = render('external-kafka');
-    expect(ofKind(objects, 'ConfigMap').filter((map) => map.metadata.name.endsWith('-nats-authorization'))).toEqual([]);
-    for (const workload of WORKLOADS) expect(podOf(objects, workload).volumes.map((volume: { name: string }) => volume.name)).not.toContain('nats-password');
-  });
 });
 
 describe('values.schema.json and the chart\'s own checks', () => {
   it.each([
     ['an unknown key', ['workloads.gateway.replicaz=3'], /replicaz/],
     ['an unknown transport', ['rpc.transport=http'], /transport/],
+    ['the TCP transport, which has no authentication', ['rpc.transport=tcp'], /transport/],
     ['a secret written into values', ['secrets.apiKeys=abc'], /apiKeys/],
     ['no existing secret', ['secrets.existingSecret='], /existingSecret/],
     ['TLS to PostgreSQL that checks no certificate', ['postgresql.options=sslmode=require'], /options/],

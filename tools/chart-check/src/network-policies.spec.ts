@@ -9,7 +9,6 @@ import { NAMESPACE, RELEASE, render, valueSetNames, type K8sObject, type ValueSe
 
 const SERVICES = ['catalog', 'orders', 'inventory'] as const;
 const HTTP_PORTS = { gateway: 3000, catalog: 3001, orders: 3002, inventory: 3003 };
-const RPC_PORTS = { catalog: 4001, orders: 4002, inventory: 4003 };
 
 /** Around the chart, as the example value sets place it (namespaces, labels, address ranges). */
 function outside(kafkaCluster: string): Endpoint[] {
@@ -53,7 +52,7 @@ const PORTS: Port[] = [
 /** The design's flows for one value set: `anyone` stands for every endpoint outside the chart. */
 function expectedFlows(valueSet: ValueSet, everyoneOutside: string[]): Set<Flow> {
   const production = valueSet === 'production';
-  const tcp = valueSet === 'external-kafka';
+  const externalKafka = valueSet === 'external-kafka';
   const strimzi = valueSet === 'production' || valueSet === 'strimzi';
   const flows = new Set<Flow>();
   const add = (sources: readonly string[], destinations: readonly string[], port: number, protocol: 'TCP' | 'UDP' = 'TCP') => {
@@ -68,18 +67,13 @@ function expectedFlows(valueSet: ValueSet, everyoneOutside: string[]): Set<Flow>
   // The scraper → every metrics port.
   add(['scraper'], ['gateway'], 9464);
   for (const service of SERVICES) add(['scraper'], [service], HTTP_PORTS[service]);
-  // Gateway → services: through NATS, or straight to the RPC ports (orders and inventory call the catalog too).
-  if (tcp) {
-    for (const service of SERVICES) add(['gateway'], [service], RPC_PORTS[service]);
-    add(['orders', 'inventory'], ['catalog'], RPC_PORTS.catalog);
-  } else {
-    add(['gateway', ...SERVICES], production ? ['nats'] : everyoneOutside, 4222);
-  }
+  // Gateway → services, and orders and inventory → the catalog: through NATS.
+  add(['gateway', ...SERVICES], production ? ['nats'] : everyoneOutside, 4222);
   // The shared rate limit.
   if (production) add(['gateway'], ['redis'], 6379);
   // Each service → its database (the migration Jobs too) and Kafka.
   add([...SERVICES, 'migrate'], production ? ['postgres'] : everyoneOutside, 5432);
-  add(SERVICES, strimzi || tcp ? ['kafka'] : everyoneOutside, 9092);
+  add(SERVICES, strimzi || externalKafka ? ['kafka'] : everyoneOutside, 9092);
   return flows;
 }
 
