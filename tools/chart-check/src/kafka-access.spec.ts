@@ -71,8 +71,8 @@ function secretFileAt(pod: Pod, file: string | undefined): SecretFile | undefine
 
 /** Every Secret key a pod can read: its Secret volumes' items, and its environment's secretKeyRefs. */
 function secretKeysOf(pod: Pod): SecretFile[] {
-  const mounted = (pod.spec.volumes ?? []).flatMap((volume) =>
-    volume.secret ? (volume.secret.items ?? [{ key: '*', path: '' }]).map((item) => ({ secretName: volume.secret!.secretName, key: item.key })) : [],
+  const mounted = (pod.spec.volumes ?? []).flatMap(({ secret }) =>
+    secret ? (secret.items ?? [{ key: '*', path: '' }]).map((item) => ({ secretName: secret.secretName, key: item.key })) : [],
   );
   const referenced = pod.spec.containers.flatMap((container) => [
     ...(container.env ?? []).flatMap((variable) => (variable.valueFrom?.secretKeyRef ? [{ secretName: variable.valueFrom.secretKeyRef.name, key: variable.valueFrom.secretKeyRef.key }] : [])),
