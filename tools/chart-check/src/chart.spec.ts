@@ -126,7 +126,7 @@ describe.each(valueSetNames)('the chart with the %s values', (valueSet: ValueSet
   });
 
   it('migrates each database before install and upgrade, as the owner role, in a Job', () => {
-    const jobs = ofKind(objects, 'Job');
+    const jobs = ofKind(objects, 'Job').filter((job) => component(job) === 'migrate');
     expect(jobs.map((job) => job.metadata.name.replace(/^.*?-(\w+)-migrate$/, '$1')).sort()).toEqual([...SERVICES].sort());
     for (const job of jobs) {
       expect(job.metadata.annotations?.['helm.sh/hook']).toBe('pre-install,pre-upgrade');
@@ -173,7 +173,7 @@ describe('Kafka', () => {
       expect(topic.metadata.labels?.['strimzi.io/cluster']).toBe(kafka.metadata.name);
       expect(topic.spec).toMatchObject({ partitions: 12, replicas: 3, config: { 'min.insync.replicas': 2 } });
     }
-    expect(configOf(objects, 'orders')).toMatchObject({ KAFKA_BROKERS: `${kafka.metadata.name}-kafka-bootstrap:9092`, KAFKA_TOPIC_PARTITIONS: '12', KAFKA_REPLICATION_FACTOR: '3', KAFKA_MIN_INSYNC_REPLICAS: '2' });
+    expect(configOf(objects, 'orders')).toMatchObject({ KAFKA_BROKERS: `${kafka.metadata.name}-kafka-bootstrap:9093`, KAFKA_TOPIC_PARTITIONS: '12', KAFKA_REPLICATION_FACTOR: '3', KAFKA_MIN_INSYNC_REPLICAS: '2' });
   });
 
   it('or an external bootstrap address, with no Strimzi resource', () => {
@@ -254,7 +254,7 @@ describe('NATS', () => {
       const keys = pod.volumes.flatMap((volume: { secret?: { secretName: string; items?: { key: string }[] } }) =>
         volume.secret?.secretName === 'petstore-secrets' ? (volume.secret.items ?? []).map((item) => item.key) : [],
       );
-      const own = [`${workload}-nats-password`, ...(workload === 'gateway' ? ['rate-limit-redis-password'] : [`${workload}-database-password`])];
+      const own = [`${workload}-nats-password`, ...(workload === 'gateway' ? ['rate-limit-redis-password'] : [`${workload}-database-password`, `${workload}-kafka-password`])];
       expect({ workload, keys: keys.filter((key: string) => !own.includes(key)) }).toEqual({ workload, keys: [] });
       expect(keys).toContain(`${workload}-nats-password`);
       expect(pod.volumes).toContainEqual(expect.objectContaining({ name: 'nats-ca', secret: expect.objectContaining({ items: [{ key: 'ca.crt', path: 'ca.crt' }] }) }));
@@ -278,6 +278,11 @@ describe('values.schema.json and the chart\'s own checks', () => {
     ['NATS without the CA of its certificate', ['nats.caSecret='], /nats.caSecret/],
     ['a shared Redis without its ACL user', ['rateLimit.redisUrl=redis://redis:6379'], /redisUrl/],
     ['external Kafka without an address', ['kafka.external.bootstrapServers='], /allOf|bootstrapServers/],
+    ['external Kafka without the CA of its brokers, which would mean no TLS', ['kafka.external.caSecret='], /caSecret/],
+    ['a workload given other Kafka credentials than its own', ['workloads.orders.env.KAFKA_SASL_USERNAME=admin'], /KAFKA_SASL_USERNAME|env/],
+    ['a workload given no Kafka CA', ['workloads.catalog.env.KAFKA_TLS_CA_FILE='], /KAFKA_TLS_CA_FILE|env/],
+    ['a workload sent to other brokers', ['workloads.inventory.env.KAFKA_BROKERS=kafka:9092'], /KAFKA_BROKERS|env/],
+    ['a Strimzi cluster with a listener of its own', ['kafka.strimzi.listeners[0].authentication=none'], /listeners/],
     ['a root security context', ['podSecurityContext.runAsNonRoot=false'], /runAsNonRoot/],
     ['a writable root file system', ['securityContext.readOnlyRootFilesystem=false'], /readOnlyRootFilesystem/],
     ['more minimum replicas than maximum', ['workloads.orders.autoscaling.minReplicas=5', 'workloads.orders.autoscaling.maxReplicas=2'], /minReplicas \(5\) is above maxReplicas \(2\)/],
@@ -291,6 +296,7 @@ describe('values.schema.json and the chart\'s own checks', () => {
 describe('the validators themselves', () => {
   const [deployment] = ofKind(render('defaults'), 'Deployment');
   const [topic] = ofKind(render('strimzi'), 'KafkaTopic');
+  const [user] = ofKind(render('strimzi'), 'KafkaUser');
 
   it('refuse a built-in object of the wrong shape', () => {
     const broken = structuredClone(deployment);
@@ -307,6 +313,13 @@ describe('the validators themselves', () => {
   it('refuse a custom resource with a field its CRD does not define, or a wrong type', () => {
     expect(validate({ ...topic, spec: { ...topic.spec, replicationFactor: 3 } }).join('\n')).toMatch(/additionalProperty.*replicationFactor/);
     expect(validate({ ...topic, spec: { ...topic.spec, partitions: 'twelve' } }).join('\n')).toMatch(/partitions must be integer/);
+  });
+
+  it('refuse a KafkaUser whose ACL names an operation or authentication Strimzi does not know', () => {
+    const broken = structuredClone(user);
+    broken.spec.authorization.acls[0].operations = ['Produce'];
+    expect(validate(broken).join('\n')).toMatch(/operations\/0 must be equal to one of the allowed values/);
+    expect(validate({ ...user, spec: { ...user.spec, authentication: { type: 'plain' } } }).join('\n')).toMatch(/authentication\/type must be equal to one of the allowed values/);
   });
 
   it('know no schema for a kind they were not given', () => {

@@ -14,6 +14,7 @@ export const crdDir = path.join(__dirname, '../crds');
 export const CRD_FILES = [
   'strimzi/040-Crd-kafka.yaml',
   'strimzi/043-Crd-kafkatopic.yaml',
+  'strimzi/044-Crd-kafkauser.yaml',
   'strimzi/045-Crd-kafkanodepool.yaml',
   'prometheus-operator/monitoring.coreos.com_servicemonitors.yaml',
   'prometheus-operator/monitoring.coreos.com_prometheusrules.yaml',

@@ -25,7 +25,7 @@ function outside(kafkaCluster: string): Endpoint[] {
   ];
 }
 
-/** The chart's pods as its Deployments and migration Jobs would create them. */
+/** The chart's pods as its Deployments and hook Jobs (migrations, kafka-provision) would create them. */
 function chartPods(objects: K8sObject[]): Endpoint[] {
   const pods: Endpoint[] = [];
   for (const object of objects.filter((candidate) => candidate.kind === 'Deployment' || candidate.kind === 'Job')) {
@@ -44,7 +44,7 @@ function chartPods(objects: K8sObject[]): Endpoint[] {
 }
 
 const PORTS: Port[] = [
-  ...[3000, 9464, 3001, 3002, 3003, 4001, 4002, 4003, 5432, 9092, 4222, 6379, 8080].map((port) => ({ port, protocol: 'TCP' as const })),
+  ...[3000, 9464, 3001, 3002, 3003, 4001, 4002, 4003, 5432, 9092, 9093, 4222, 6379, 8080].map((port) => ({ port, protocol: 'TCP' as const })),
   { port: 53, protocol: 'UDP' },
   { port: 53, protocol: 'TCP' },
 ];
@@ -58,7 +58,8 @@ function expectedFlows(valueSet: ValueSet, everyoneOutside: string[]): Set<Flow>
   const add = (sources: readonly string[], destinations: readonly string[], port: number, protocol: 'TCP' | 'UDP' = 'TCP') => {
     for (const source of sources) for (const destination of destinations) flows.add(`${source} -> ${destination}:${port}/${protocol}`);
   };
-  const pods = ['gateway', ...SERVICES, 'migrate'];
+  // With external Kafka, the kafka-provision Job creates the topics and ACLs before the release.
+  const pods = ['gateway', ...SERVICES, 'migrate', ...(strimzi ? [] : ['kafka-provision'])];
   // Every pod resolves names.
   add(pods, ['dns'], 53, 'UDP');
   add(pods, ['dns'], 53, 'TCP');
@@ -73,7 +74,9 @@ function expectedFlows(valueSet: ValueSet, everyoneOutside: string[]): Set<Flow>
   if (production) add(['gateway'], ['redis'], 6379);
   // Each service → its database (the migration Jobs too) and Kafka.
   add([...SERVICES, 'migrate'], production ? ['postgres'] : everyoneOutside, 5432);
-  add(SERVICES, strimzi || externalKafka ? ['kafka'] : everyoneOutside, 9092);
+  // Strimzi's client listener (TLS + SCRAM) is 9093; an external cluster's is kafka.external.port.
+  if (strimzi) add(SERVICES, ['kafka'], 9093);
+  else add([...SERVICES, 'kafka-provision'], externalKafka ? ['kafka'] : everyoneOutside, 9092);
   return flows;
 }
 

@@ -1,6 +1,7 @@
 {{/*
-The workloads and what never changes between installs: their ports, databases and who calls whom
-over RPC. Every template loops over this one table, so a workload is added in one place.
+The workloads and what never changes between installs: their ports, databases, Kafka principals
+(files/kafka-access.json) and who calls whom over RPC. Every template loops over this one table,
+so a workload is added in one place.
 */}}
 {{- define "petstore.topology" -}}
 gateway:
@@ -13,18 +14,21 @@ catalog:
   rpcPort: 4001
   metricsPortName: http
   database: petstore_catalog
+  kafkaPrincipal: catalog
   calls: []
 orders:
   httpPort: 3002
   rpcPort: 4002
   metricsPortName: http
   database: petstore_orders
+  kafkaPrincipal: orders
   calls: [catalog]
 inventory:
   httpPort: 3003
   rpcPort: 4003
   metricsPortName: http
   database: petstore_inventory
+  kafkaPrincipal: inventory
   calls: [catalog]
 {{- end -}}
 
@@ -63,12 +67,87 @@ app.kubernetes.io/instance: {{ .Release.Name }}
 {{- default (printf "%s-kafka" (include "petstore.fullname" .)) .Values.kafka.strimzi.clusterName -}}
 {{- end -}}
 
+{{/* The port of the Strimzi cluster's client listener: TLS, then SCRAM-SHA-512 (templates/kafka.yaml). */}}
+{{- define "petstore.strimziClientPort" -}}9093{{- end -}}
+
 {{- define "petstore.kafkaBootstrap" -}}
 {{- if eq .Values.kafka.mode "strimzi" -}}
-{{- printf "%s-kafka-bootstrap:9092" (include "petstore.kafkaClusterName" .) -}}
+{{- printf "%s-kafka-bootstrap:%s" (include "petstore.kafkaClusterName" .) (include "petstore.strimziClientPort" .) -}}
 {{- else -}}
 {{- .Values.kafka.external.bootstrapServers -}}
 {{- end -}}
+{{- end -}}
+
+{{/* The access table of libs/contracts (files/kafka-access.json, written by `npx nx run contracts:kafka-chart`). */}}
+{{- define "petstore.kafkaAccess" -}}
+{{- .Files.Get "files/kafka-access.json" -}}
+{{- end -}}
+
+{{/*
+The principals the chart gives credentials to: one per service, and the dead-letter tool's
+(`main.js dlt`, README "Dead letters"). The tests' and benchmarks' observers (probe, bench) do not
+run here.
+*/}}
+{{- define "petstore.kafkaUsers" -}}
+{{- $table := include "petstore.kafkaAccess" . | fromJson -}}
+{{- concat $table.services (list $table.tools.deadLetters) | toJson -}}
+{{- end -}}
+
+{{/* Strimzi names the Secret of a KafkaUser <secretPrefix><user>; the Kafka's userOperator sets this prefix. */}}
+{{- define "petstore.strimziUserSecretPrefix" -}}{{ include "petstore.kafkaClusterName" . }}-user-{{- end -}}
+
+{{/* Where a process's Kafka password and the CA of the brokers' certificates are mounted. */}}
+{{- define "petstore.kafkaPasswordDir" -}}/var/run/secrets/kafka{{- end -}}
+{{- define "petstore.kafkaCaDir" -}}/var/run/secrets/kafka-ca{{- end -}}
+
+{{/*
+The volumes of one principal's Kafka password and the brokers' CA, (dict "root" $ "principal" name):
+with Strimzi, the Secret its User Operator made for the principal's KafkaUser (key `password`)
+and the cluster CA's public certificate; with external Kafka, the key <principal>-kafka-password
+of the existing Secret and ca.crt of kafka.external.caSecret.
+*/}}
+{{- define "petstore.kafkaVolumes" -}}
+{{- $values := .root.Values -}}
+- name: kafka-password
+  secret:
+    {{- if eq $values.kafka.mode "strimzi" }}
+    secretName: {{ include "petstore.strimziUserSecretPrefix" .root }}{{ .principal }}
+    defaultMode: 0440
+    items:
+      - key: password
+        path: password
+    {{- else }}
+    secretName: {{ $values.secrets.existingSecret }}
+    defaultMode: 0440
+    items:
+      - key: {{ .principal }}-kafka-password
+        path: password
+    {{- end }}
+- name: kafka-ca
+  secret:
+    secretName: {{ ternary (printf "%s-cluster-ca-cert" (include "petstore.kafkaClusterName" .root)) $values.kafka.external.caSecret (eq $values.kafka.mode "strimzi") }}
+    defaultMode: 0444
+    items:
+      - key: ca.crt
+        path: ca.crt
+{{- end -}}
+
+{{- define "petstore.kafkaMounts" -}}
+- name: kafka-password
+  mountPath: {{ include "petstore.kafkaPasswordDir" . }}
+  readOnly: true
+- name: kafka-ca
+  mountPath: {{ include "petstore.kafkaCaDir" . }}
+  readOnly: true
+{{- end -}}
+
+{{/* A Kafka client's environment but its password: the brokers, its principal, the files (dict "root" $ "principal" name). */}}
+{{- define "petstore.kafkaClientConfig" -}}
+KAFKA_BROKERS: {{ include "petstore.kafkaBootstrap" .root | quote }}
+KAFKA_NAMESPACE: {{ .root.Values.kafka.namespace | quote }}
+KAFKA_SASL_USERNAME: {{ .principal | quote }}
+KAFKA_SASL_PASSWORD_FILE: {{ include "petstore.kafkaPasswordDir" .root }}/password
+KAFKA_TLS_CA_FILE: {{ include "petstore.kafkaCaDir" .root }}/ca.crt
 {{- end -}}
 
 {{/* A service's DATABASE_URL: its own role, no password (that comes from DATABASE_PASSWORD_FILE). */}}

@@ -16,3 +16,4 @@ export * from './stock-reservation-rejected/stock-reservation-rejected.event';
 export * from './stock-released/stock-released.event';
 export * from './pet-status-recomputed/pet-status-recomputed.event';
 export * from './kafka-access';
+export * from './kafka-chart-file';
