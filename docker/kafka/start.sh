@@ -70,7 +70,7 @@ format_storage() {
 	((${#scram[@]} > 0)) || { log "no SCRAM password in $SECRETS/scram: has bus-secrets run?"; exit 1; }
 	log "formatting $log_dir with the SCRAM credentials of: $(principals | tr '\n' ' ')"
 	env "${TOOL_ENV[@]}" /opt/kafka/bin/kafka-storage.sh format --ignore-formatted \
-		--cluster-id "${CLUSTER_ID:?CLUSTER_ID is required}" --config "$PROPERTIES" "${scram[@]}" >/dev/null
+		--cluster-id "${CLUSTER_ID:?CLUSTER_ID is required}" --config "$PROPERTIES" "${scram[@]}"
 }
 
 # One principal's credential, through the running cluster's INTERNAL listener as the node; the
@@ -81,7 +81,7 @@ set_credential() {
 	config=$(umask 077 && mktemp "$WORK/scram.XXXXXX")
 	printf 'SCRAM-SHA-512=iterations=8192,password=%s\n' "$(<"$SECRETS/scram/$principal.password")" >"$config"
 	if env "${TOOL_ENV[@]}" /opt/kafka/bin/kafka-configs.sh --bootstrap-server "$INTERNAL" --command-config "$NODE_CLIENT" \
-		--alter --entity-type users --entity-name "$principal" --add-config-file "$config" >/dev/null 2>"$config.err"; then
+		--alter --entity-type users --entity-name "$principal" --add-config-file "$config" >"$config.err" 2>&1; then
 		log "set the SCRAM credential of $principal"
 	else
 		log "setting the SCRAM credential of $principal failed:"
