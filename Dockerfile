@@ -33,12 +33,13 @@ ARG APP
 ENV NODE_ENV=production \
     NODE_OPTIONS="--enable-source-maps"
 WORKDIR /app
-# Where the services keep the database password their migrate step generated, and the NATS and
-# Redis secrets `main.js bus-secrets` makes, one folder per volume (docker-compose.yml; a named
+# Where the services keep the database password their migrate step generated, and the NATS, Redis
+# and Kafka secrets `main.js bus-secrets` makes, one folder per volume (docker-compose.yml; a named
 # volume takes its directory's owner when first used). openssl makes bus-secrets' certificates.
 RUN apt-get update && apt-get install -y --no-install-recommends openssl && rm -rf /var/lib/apt/lists/* && \
     mkdir -p /var/lib/petstore/gateway /var/lib/petstore/catalog /var/lib/petstore/orders /var/lib/petstore/inventory \
-        /var/lib/petstore/nats /var/lib/petstore/redis /var/lib/petstore/ca && \
+        /var/lib/petstore/nats /var/lib/petstore/redis /var/lib/petstore/kafka /var/lib/petstore/kafka-admin \
+        /var/lib/petstore/kafka-dead-letters /var/lib/petstore/kafka-probe /var/lib/petstore/kafka-bench /var/lib/petstore/ca && \
     chown -R node:node /var/lib/petstore
 # Dependencies first so that a code-only change reuses the installed node_modules layer.
 COPY --from=build /workspace/dist/apps/${APP}/package.json /workspace/dist/apps/${APP}/package-lock.json ./

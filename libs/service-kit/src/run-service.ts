@@ -8,7 +8,7 @@ import { migrate, roleOf } from '@petstore/database';
 import { LogLevel, createKafkaClient, namespaced, provisionKafka, runDeadLetterCommand } from '@petstore/kafka';
 import { processLogger, useProcessLogger } from '@petstore/observability';
 import { bootstrapService } from './bootstrap';
-import { BUS_SECRETS_ROOT, provisionBusSecrets } from './bus-secrets';
+import { BUS_SECRETS_ROOT, COMPOSE_KAFKA_HOSTS, provisionBusSecrets } from './bus-secrets';
 import { DATABASE_PASSWORD_FILE, type ServiceConfig } from './service-config';
 
 export interface ServiceDefinition<C extends ServiceConfig> {
@@ -23,13 +23,13 @@ export interface ServiceDefinition<C extends ServiceConfig> {
  * creates the database if missing and applies the migrations, then exits; `node main.js
  * kafka-provision` creates the Kafka topics and ACLs (as the administrator); `node main.js dlt ...`
  * are the operator's dead-letter tools (docs/OPERATIONS.md); `node main.js bus-secrets` makes the
- * compose stack's NATS and Redis passwords, certificates and server configuration (it needs none of
+ * compose stack's NATS, Redis and Kafka passwords, certificates and server configuration (it needs none of
  * the service's settings); `node main.js` serves.
  */
 export function runService<C extends ServiceConfig>(service: ServiceDefinition<C>): void {
   if (process.argv[2] === 'bus-secrets') {
-    provisionBusSecrets({ root: BUS_SECRETS_ROOT, natsHost: 'nats', natsPort: 4222, redisHost: 'redis' });
-    process.stdout.write('NATS and Redis credentials, certificates and configuration are in place\n');
+    provisionBusSecrets({ root: BUS_SECRETS_ROOT, natsHost: 'nats', natsPort: 4222, redisHost: 'redis', kafkaHosts: COMPOSE_KAFKA_HOSTS });
+    process.stdout.write('NATS, Redis and Kafka credentials, certificates and configuration are in place\n');
     process.exit(0);
   }
   if (process.argv[2] === 'migrate') {

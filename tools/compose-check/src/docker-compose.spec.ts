@@ -2,15 +2,25 @@
  * The development machines have no Docker engine, so the compose stack is checked
  * here by reading it: docker-compose.yml, the Dockerfile, .dockerignore, .env.example
  * and the PostgreSQL init script must agree with each other and with the services'
- * configuration (ports, RPC addresses, databases, Kafka listener).
+ * configuration (ports, databases, Kafka listeners and credentials).
  */
 import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { NATS_IDENTITIES, natsServerConfig } from '@petstore/contracts';
-import { provisionBusSecrets, RATE_LIMIT_REDIS_ACL, RATE_LIMIT_REDIS_USER } from '@petstore/service-kit';
+import { KAFKA_ADMIN_PRINCIPAL, kafkaPrincipals, NATS_IDENTITIES, natsServerConfig } from '@petstore/contracts';
+import {
+  COMPOSE_KAFKA_HOSTS,
+  KAFKA_CA_FILE,
+  KAFKA_NODE_NAME,
+  KAFKA_PASSWORD_FILE,
+  kafkaCredentialPrincipals,
+  kafkaCredentialsFolder,
+  provisionBusSecrets,
+  RATE_LIMIT_REDIS_ACL,
+  RATE_LIMIT_REDIS_USER,
+} from '@petstore/service-kit';
 import { parseDocument } from 'yaml';
 import { envOf, parseDockerfile, stages, type Stage } from './dockerfile';
 import { interpolate, interpolateDeep, MissingVariableError, references, type Env } from './interpolate';
@@ -86,26 +96,39 @@ const CREDENTIALS: Record<(typeof APP_SERVICES)[number], string> = {
   inventory: 'inventory-credentials',
   gateway: 'gateway-bus-credentials',
 };
-/** The CA certificate every client of NATS and Redis checks their certificates with: public, mounted read-only where needed. */
+/** The CA certificates every client of NATS, Redis and Kafka checks their certificates with: public, mounted read-only where needed. */
 const CA_VOLUME = 'bus-ca';
+/** The Kafka nodes' key, the Kafka CA and the brokers' copy of every principal's password. */
+const KAFKA_SECRETS = 'kafka-secrets';
+const isService = (principal: string): boolean => (DATABASE_SERVICES as readonly string[]).includes(principal);
+/** Each Kafka principal's volume: a service's own credentials volume, or `kafka-<principal>-credentials`. */
+const KAFKA_CREDENTIALS: Record<string, string> = Object.fromEntries(
+  kafkaCredentialPrincipals().map((principal) => [principal, isService(principal) ? `${principal}-credentials` : `kafka-${principal}-credentials`]),
+);
+/** The folders bus-secrets writes, each a volume's mount point in its container. */
+const BUS_SECRETS_FOLDERS = [...APP_SERVICES, 'nats', 'redis', 'kafka', ...kafkaCredentialPrincipals().filter((principal) => !isService(principal)).map(kafkaCredentialsFolder), 'ca'];
+/** The host names in the Kafka node certificate, as `main.js bus-secrets` gives them. */
+const KAFKA_HOSTS = COMPOSE_KAFKA_HOSTS;
 
 /** Ports per docs/ARCHITECTURE.md. */
 const HTTP_PORTS: Record<string, string> = { gateway: '3000', catalog: '3001', orders: '3002', inventory: '3003' };
 const RPC_PORTS: Record<string, string> = { catalog: '4001', orders: '4002', inventory: '4003' };
+/** The Kafka brokers: the first always, the other two with the kafka-cluster profile. */
+const BROKERS = ['kafka', 'kafka-2', 'kafka-3'];
 
 /** Who waits for whom to be healthy before starting. */
 const START_ORDER: Record<string, string[]> = {
   postgres: [],
-  kafka: [],
-  'kafka-2': [],
-  'kafka-3': [],
+  kafka: [BUS_SECRETS],
+  'kafka-2': [BUS_SECRETS],
+  'kafka-3': [BUS_SECRETS],
   [BUS_SECRETS]: [],
   nats: [BUS_SECRETS],
   redis: [BUS_SECRETS],
   'catalog-migrate': ['postgres'],
   'orders-migrate': ['postgres'],
   'inventory-migrate': ['postgres'],
-  [KAFKA_PROVISION]: ['kafka'],
+  [KAFKA_PROVISION]: [BUS_SECRETS, 'kafka'],
   catalog: [BUS_SECRETS, 'catalog-migrate', 'kafka', KAFKA_PROVISION],
   orders: [BUS_SECRETS, 'kafka', KAFKA_PROVISION, 'orders-migrate'],
   inventory: [BUS_SECRETS, 'inventory-migrate', 'kafka', KAFKA_PROVISION],
@@ -273,7 +296,7 @@ describe('docker-compose.yml', () => {
           expect({ name, value }).toEqual({ name, value: '/var/lib/petstore/database-password' });
         } else if (key.endsWith('_PASSWORD_FILE')) {
           // A password bus-secrets generated, on the process's own volume.
-          expect({ name, key, value }).toEqual({ name, key, value: expect.stringMatching(/^\/var\/lib\/petstore\/(nats|redis)-password$/) });
+          expect({ name, key, value }).toEqual({ name, key, value: expect.stringMatching(/^\/var\/lib\/petstore\/(nats|redis|kafka)-password$/) });
         } else if (/PASSWORD|SECRET|TOKEN|API_KEY|CREDENTIAL/i.test(key)) {
           expect({ name, key, value }).toEqual({ name, key, value: expect.stringMatching(/^\$\{[A-Z_]+:\?[^}]+\}$/) });
         }
@@ -403,10 +426,10 @@ describe('docker-compose.yml', () => {
       expect(Buffer.from(env.CLUSTER_ID, 'base64url')).toHaveLength(16);
     });
 
-    it('advertises the one address every service is configured with, and publishes nothing', () => {
+    it('advertises the one client address every service is configured with, and its nodes\' own listener; publishes nothing', () => {
       const advertised = env.KAFKA_ADVERTISED_LISTENERS.split(',');
-      expect(advertised).toEqual(['PLAINTEXT://kafka:9092']);
-      expect(env.KAFKA_LISTENERS.split(',')).toContain('PLAINTEXT://:9092');
+      expect(advertised).toEqual(['SASL_SSL://kafka:9092', 'INTERNAL://kafka:9094']);
+      expect(env.KAFKA_LISTENERS.split(',')).toContain('SASL_SSL://:9092');
       for (const name of DATABASE_SERVICES) expect(environment(resolved.services[name]).KAFKA_BROKERS).toBe('kafka:9092');
       expect(service.ports).toBeUndefined();
     });
@@ -443,10 +466,14 @@ describe('docker-compose.yml', () => {
       expect(env.EXTRA_ARGS).toBe('-name kafkaServer');
     });
 
-    it('is healthy once the broker answers a request from the image’s own client', () => {
+    it('is healthy once the broker answers a request from the image’s own client, as the node on its own listener', () => {
       expect(healthcheckCommand(service)).toMatch(
-        /\/opt\/kafka\/bin\/kafka-broker-api-versions\.sh --bootstrap-server localhost:9092\b/,
+        /\/opt\/kafka\/bin\/kafka-broker-api-versions\.sh --bootstrap-server localhost:9094\s+--command-config \/tmp\/petstore-kafka\/node-client\.properties\b/,
       );
+      // The file start.sh writes there.
+      expect(read('docker/kafka/start.sh')).toContain('readonly WORK=/tmp/petstore-kafka');
+      expect(read('docker/kafka/start.sh')).toContain('readonly NODE_CLIENT=$WORK/node-client.properties');
+      expect(read('docker/kafka/start.sh')).toContain('readonly INTERNAL=localhost:9094');
     });
   });
 
@@ -475,12 +502,8 @@ describe('docker-compose.yml', () => {
       ]);
     });
 
-    it('reaches other services only at their RPC ports on the compose network', () => {
-      for (const [key, value] of Object.entries(env).filter(([key]) => key.endsWith('_RPC'))) {
-        const target = key.slice(0, -'_RPC'.length).toLowerCase();
-        expect({ key, value }).toEqual({ key, value: `${target}:${RPC_PORTS[target]}` });
-        expect(environment(services[target]).RPC_PORT).toBe(RPC_PORTS[target]);
-      }
+    it('reaches other services through NATS only: no address of the TCP transport', () => {
+      expect(Object.keys(env).filter((key) => key.endsWith('_RPC'))).toEqual([]);
     });
   });
 
@@ -530,13 +553,9 @@ describe('docker-compose.yml', () => {
   describe('gateway', () => {
     const env = environment(services.gateway);
 
-    it('knows every service and holds no database', () => {
-      expect(Object.keys(env).filter((key) => key.endsWith('_RPC')).sort()).toEqual([
-        'CATALOG_RPC',
-        'INVENTORY_RPC',
-        'ORDERS_RPC',
-      ]);
+    it('holds no database and no Kafka client', () => {
       expect(env.DATABASE_URL).toBeUndefined();
+      expect(Object.keys(env).filter((key) => key.startsWith('KAFKA_'))).toEqual([]);
       // No migrate step: the image's default command starts it.
       expect(services.gateway.command).toBeUndefined();
     });
@@ -554,13 +573,18 @@ describe('docker-compose.yml: NATS and Redis credentials (bus-secrets)', () => {
     ...Object.fromEntries(APP_SERVICES.map((name) => [CREDENTIALS[name], [BUS_SECRETS, name, ...(MIGRATE_STEPS.includes(`${name}-migrate`) ? [`${name}-migrate`] : [])]])),
     'nats-secrets': [BUS_SECRETS, 'nats'],
     'redis-secrets': [BUS_SECRETS, 'redis'],
+    // Every broker: each formats its storage with every principal's credential.
+    [KAFKA_SECRETS]: [BUS_SECRETS, ...BROKERS],
+    [KAFKA_CREDENTIALS[KAFKA_ADMIN_PRINCIPAL]]: [BUS_SECRETS, KAFKA_PROVISION],
+    // The tools' passwords, for an operator to mount where a tool runs (docs/OPERATIONS.md).
+    ...Object.fromEntries(kafkaPrincipals().filter((principal) => !isService(principal)).map((principal) => [KAFKA_CREDENTIALS[principal], [BUS_SECRETS]])),
   };
   const mountOf = (name: string, volume: string) => volumeMounts(services[name]).find((mount) => mount.source === volume);
 
   /** What bus-secrets writes, made here by the same code in a folder of its own (twice: the second run must keep everything). */
   const generated = mkdtempSync(join(tmpdir(), 'bus-secrets-'));
-  for (const folder of [...APP_SERVICES, 'nats', 'redis', 'ca']) mkdirSync(join(generated, folder));
-  const layout = { root: generated, natsHost: 'nats', natsPort: 4222, redisHost: 'redis' };
+  for (const folder of BUS_SECRETS_FOLDERS) mkdirSync(join(generated, folder));
+  const layout = { root: generated, natsHost: 'nats', natsPort: 4222, redisHost: 'redis', kafkaHosts: KAFKA_HOSTS };
   provisionBusSecrets(layout);
   const file = (path: string): string => readFileSync(join(generated, path), 'utf8');
   const firstRun = Object.fromEntries(APP_SERVICES.map((name) => [name, file(`${name}/nats-password`)]));
@@ -577,6 +601,10 @@ describe('docker-compose.yml: NATS and Redis credentials (bus-secrets)', () => {
       ...APP_SERVICES.map((name) => ({ source: CREDENTIALS[name], target: `${SECRETS_ROOT}/${name}`, readOnly: false })),
       { source: 'nats-secrets', target: `${SECRETS_ROOT}/nats`, readOnly: false },
       { source: 'redis-secrets', target: `${SECRETS_ROOT}/redis`, readOnly: false },
+      { source: KAFKA_SECRETS, target: `${SECRETS_ROOT}/kafka`, readOnly: false },
+      ...kafkaCredentialPrincipals()
+        .filter((principal) => !isService(principal))
+        .map((principal) => ({ source: KAFKA_CREDENTIALS[principal], target: `${SECRETS_ROOT}/${kafkaCredentialsFolder(principal)}`, readOnly: false })),
       { source: CA_VOLUME, target: `${SECRETS_ROOT}/ca`, readOnly: false },
     ]);
   });
@@ -659,6 +687,136 @@ describe('docker-compose.yml: NATS and Redis credentials (bus-secrets)', () => {
     // The services' image's `node` (1000:1000) runs bus-secrets.
     for (const name of ['nats', 'redis']) expect({ name, user: services[name].user }).toEqual({ name, user: '1000:1000' });
   });
+
+  describe('Kafka', () => {
+    const firstKafkaRun = Object.fromEntries(kafkaCredentialPrincipals().map((principal) => [principal, file(`${kafkaCredentialsFolder(principal)}/${KAFKA_PASSWORD_FILE}`)]));
+    const clusterEnv = Object.fromEntries(
+      read('deploy/compose/kafka-cluster.env')
+        .split(/\r?\n/)
+        .filter((line) => /^[A-Z_][A-Z0-9_]*=/.test(line))
+        .map((line) => [line.slice(0, line.indexOf('=')), line.slice(line.indexOf('=') + 1)]),
+    );
+    const cluster = interpolateDeep(compose, { ...operatorEnv, ...clusterEnv });
+    /** Every broker as one broker and as three resolve it. */
+    const brokerEnvs = [
+      ['kafka', environment(resolved.services.kafka)],
+      ...BROKERS.map((name) => [`${name} (kafka-cluster)`, environment(cluster.services[name])]),
+    ] as [string, Record<string, string>][];
+    /** The server property a KAFKA_* variable sets, by the rule docker/kafka/start.sh applies (the image's documented one). */
+    const property = (variable: string): string =>
+      variable.slice('KAFKA_'.length).toLowerCase().replaceAll('___', '-').replaceAll('__', '@').replaceAll('_', '.').replaceAll('@', '_');
+    const properties = (env: Record<string, string>): Record<string, string> =>
+      Object.fromEntries(Object.entries(env).filter(([key]) => key.startsWith('KAFKA_') && !key.endsWith('_OPTS')).map(([key, value]) => [property(key), value]));
+    /** The containers that are Kafka clients: whatever is given brokers to connect to. */
+    const clients = Object.keys(services).filter((name) => environment(services[name]).KAFKA_BROKERS !== undefined);
+
+    it.each(brokerEnvs)('%s has no PLAINTEXT listener: SASL_SSL with SCRAM-SHA-512 for clients, mutual TLS between the nodes', (_, env) => {
+      const props = properties(env);
+      const protocols: Record<string, string> = Object.fromEntries(props['listener.security.protocol.map'].split(',').map((pair) => pair.split(':')));
+      const listeners = props.listeners.split(',').map((listener) => /^([A-Z_]+):\/\//.exec(listener)?.[1] ?? listener);
+      expect(Object.fromEntries(listeners.map((listener) => [listener, protocols[listener]]))).toEqual({ SASL_SSL: 'SASL_SSL', CONTROLLER: 'SSL', INTERNAL: 'SSL' });
+      expect(Object.values(protocols).filter((protocol) => !['SASL_SSL', 'SSL'].includes(protocol))).toEqual([]);
+      expect(JSON.stringify(env)).not.toMatch(/PLAINTEXT/);
+      expect(props['advertised.listeners']).toMatch(/^SASL_SSL:\/\/[a-z0-9-]+:9092,INTERNAL:\/\/[a-z0-9-]+:9094$/);
+      expect({ interBroker: props['inter.broker.listener.name'], controller: props['controller.listener.names'] }).toEqual({ interBroker: 'INTERNAL', controller: 'CONTROLLER' });
+      expect(props['sasl.enabled.mechanisms']).toBe('SCRAM-SHA-512');
+      expect(props['listener.name.sasl_ssl.scram-sha-512.sasl.jaas.config']).toBe('org.apache.kafka.common.security.scram.ScramLoginModule required;');
+      // A node proves itself with its certificate on the nodes' own listeners.
+      expect({ internal: props['listener.name.internal.ssl.client.auth'], controller: props['listener.name.controller.ssl.client.auth'] }).toEqual({ internal: 'required', controller: 'required' });
+      expect({
+        keystore: [props['ssl.keystore.type'], props['ssl.keystore.location']],
+        truststore: [props['ssl.truststore.type'], props['ssl.truststore.location']],
+      }).toEqual({ keystore: ['PEM', '/etc/kafka/secrets/node.pem'], truststore: ['PEM', '/etc/kafka/secrets/ca.pem'] });
+    });
+
+    it.each(brokerEnvs)('%s allows nothing that no ACL allows; its super users are the nodes and the administrator', (_, env) => {
+      const props = properties(env);
+      expect(props['authorizer.class.name']).toBe('org.apache.kafka.metadata.authorizer.StandardAuthorizer');
+      expect(props['allow.everyone.if.no.acl.found']).toBe('false');
+      expect(props['super.users'].split(';').sort()).toEqual([`User:${KAFKA_ADMIN_PRINCIPAL}`, `User:CN=${KAFKA_NODE_NAME}`].sort());
+    });
+
+    it.each(BROKERS)('%s starts through docker/kafka/start.sh, with the secrets bus-secrets made, read-only', (name) => {
+      const service = services[name];
+      expect(service.command).toEqual(['bash', '/etc/kafka/petstore/start.sh']);
+      expect(volumeMounts(service)).toContainEqual({ source: './docker/kafka/start.sh', target: '/etc/kafka/petstore/start.sh', readOnly: true });
+      expect(mountOf(name, KAFKA_SECRETS)).toEqual({ source: KAFKA_SECRETS, target: '/etc/kafka/secrets', readOnly: true });
+      expect(service.user).toBe('1000:1000');
+      expect(dependencies(service)[BUS_SECRETS]).toBe('service_completed_successfully');
+      execFileSync('bash', ['-n', join(root, 'docker/kafka/start.sh')]);
+    });
+
+    it('formats a broker\'s storage with every principal\'s SCRAM-SHA-512 credential on its first start, and can set them again', () => {
+      const script = read('docker/kafka/start.sh');
+      expect(script).toMatch(/kafka-storage\.sh format --ignore-formatted[^\n]*\\\n[^\n]*"\$\{scram\[@\]\}"/);
+      expect(script).toContain('--add-scram "SCRAM-SHA-512=[name=$principal,');
+      expect(script).toContain('"$SECRETS"/scram/*.password');
+      expect(script).toMatch(/kafka-configs\.sh --bootstrap-server "\$INTERNAL" --command-config "\$NODE_CLIENT"[^\n]*\\\n[^\n]*--add-config-file "\$config"/);
+      expect(script).toContain('exec /opt/kafka/bin/kafka-server-start.sh "$PROPERTIES"');
+    });
+
+    it('gives the nodes one certificate of the Kafka CA, for every node name, to serve and to prove themselves with', () => {
+      const ca = join(generated, 'ca', KAFKA_CA_FILE);
+      expect(file('kafka/ca.pem')).toBe(readFileSync(ca, 'utf8'));
+      const node = join(generated, 'kafka/node.pem');
+      expect(file('kafka/node.pem')).toMatch(/-----BEGIN PRIVATE KEY-----[\s\S]+-----BEGIN CERTIFICATE-----/);
+      execFileSync('openssl', ['verify', '-CAfile', ca, node], { stdio: 'pipe' });
+      const text = execFileSync('openssl', ['x509', '-in', node, '-noout', '-subject', '-ext', 'subjectAltName,extendedKeyUsage'], { encoding: 'utf8' });
+      expect(text).toMatch(new RegExp(`subject=CN\\s?=\\s?${KAFKA_NODE_NAME}\\b`));
+      for (const host of [...BROKERS, 'localhost']) expect(text).toContain(`DNS:${host}`);
+      expect(text).toMatch(/TLS Web Server Authentication, TLS Web Client Authentication/);
+      expect([...KAFKA_HOSTS].sort()).toEqual([...BROKERS, 'localhost'].sort());
+      expect({ mode: statSync(node).mode & 0o777 }).toEqual({ mode: 0o600 });
+      // Not the NATS and Redis CA: that one's key is gone, so it could never sign a Kafka certificate for an existing stack.
+      expect(file('ca/ca.pem')).not.toBe(readFileSync(ca, 'utf8'));
+    });
+
+    it('makes one random password per principal, in its own folder and mode 0600, and gives the brokers the same', () => {
+      const principals = kafkaCredentialPrincipals();
+      expect(principals.sort()).toEqual([KAFKA_ADMIN_PRINCIPAL, ...kafkaPrincipals()].sort());
+      const passwords = principals.map((principal) => file(`${kafkaCredentialsFolder(principal)}/${KAFKA_PASSWORD_FILE}`));
+      expect(new Set(passwords).size).toBe(principals.length);
+      for (const principal of principals) {
+        const own = `${kafkaCredentialsFolder(principal)}/${KAFKA_PASSWORD_FILE}`;
+        expect({ principal, length: file(own).trim().length, kept: file(own) === firstKafkaRun[principal] }).toEqual({ principal, length: 32, kept: true });
+        expect({ principal, broker: file(`kafka/scram/${principal}.password`) }).toEqual({ principal, broker: file(own) });
+        for (const secret of [own, `kafka/scram/${principal}.password`]) expect({ secret, mode: statSync(join(generated, secret)).mode & 0o777 }).toEqual({ secret, mode: 0o600 });
+        // Where bus-secrets writes the principal's folder, the principal's volume is mounted.
+        expect(mountOf(BUS_SECRETS, KAFKA_CREDENTIALS[principal])?.target).toBe(`${SECRETS_ROOT}/${kafkaCredentialsFolder(principal)}`);
+      }
+      expect(mountOf(BUS_SECRETS, KAFKA_SECRETS)?.target).toBe(`${SECRETS_ROOT}/kafka`);
+    });
+
+    it('gives Kafka credentials to every container that is a Kafka client: the services, and kafka-provision as the administrator', () => {
+      expect(clients.sort()).toEqual([...DATABASE_SERVICES, KAFKA_PROVISION].sort());
+    });
+
+    describe.each([...DATABASE_SERVICES, KAFKA_PROVISION])('%s', (name) => {
+      const env = environment(services[name]);
+      const principal = name === KAFKA_PROVISION ? KAFKA_ADMIN_PRINCIPAL : name;
+
+      it('connects as its own principal, with the password bus-secrets made for it, checking the brokers against the Kafka CA', () => {
+        expect({ user: env.KAFKA_SASL_USERNAME, password: env.KAFKA_SASL_PASSWORD_FILE, ca: env.KAFKA_TLS_CA_FILE }).toEqual({
+          user: principal,
+          password: `/var/lib/petstore/${KAFKA_PASSWORD_FILE}`,
+          ca: `/etc/petstore/ca/${KAFKA_CA_FILE}`,
+        });
+        expect(mountOf(name, KAFKA_CREDENTIALS[principal])).toEqual({ source: KAFKA_CREDENTIALS[principal], target: '/var/lib/petstore', readOnly: true });
+        expect(mountOf(name, CA_VOLUME)).toEqual({ source: CA_VOLUME, target: '/etc/petstore/ca', readOnly: true });
+        // The file it reads is its principal's, as bus-secrets wrote it and gave it to the brokers.
+        expect(file(`${kafkaCredentialsFolder(principal)}/${KAFKA_PASSWORD_FILE}`)).toBe(file(`kafka/scram/${principal}.password`));
+        expect(existsSync(local(`${SECRETS_ROOT}/ca/${KAFKA_CA_FILE}`))).toBe(true);
+      });
+
+      it('mounts no other principal\'s password and not the brokers\' secrets', () => {
+        const others = kafkaCredentialPrincipals()
+          .filter((other) => other !== principal)
+          .map((other) => KAFKA_CREDENTIALS[other]);
+        const mounted = volumeMounts(services[name]).map((mount) => mount.source);
+        expect(mounted.filter((source) => others.includes(source ?? '') || source === KAFKA_SECRETS)).toEqual([]);
+      });
+    });
+  });
 });
 
 describe('docker-compose.yml at scale (`--scale gateway=N --scale orders=N …`)', () => {
@@ -728,7 +886,7 @@ describe('docker-compose.yml at scale (`--scale gateway=N --scale orders=N …`)
       for (const name of brokers) {
         const env = environment(cluster.services[name]);
         expect(byId[env.KAFKA_NODE_ID]).toBe(name);
-        expect(env.KAFKA_ADVERTISED_LISTENERS).toBe(`PLAINTEXT://${name}:9092`);
+        expect(env.KAFKA_ADVERTISED_LISTENERS).toBe(`SASL_SSL://${name}:9092,INTERNAL://${name}:9094`);
         expect(env.CLUSTER_ID).toBe(environment(cluster.services.kafka).CLUSTER_ID);
         expect(env).toMatchObject({ KAFKA_DEFAULT_REPLICATION_FACTOR: '3', KAFKA_MIN_INSYNC_REPLICAS: '2', KAFKA_OFFSETS_TOPIC_REPLICATION_FACTOR: '3', KAFKA_TRANSACTION_STATE_LOG_MIN_ISR: '2' });
       }
@@ -760,7 +918,8 @@ describe('Dockerfile', () => {
 
   it('silences no Node warning, and gives the password volume to node', () => {
     expect(envOf(final).NODE_OPTIONS).not.toContain('--disable-warning');
-    const folders = ['gateway', 'catalog', 'orders', 'inventory', 'nats', 'redis', 'ca'].map((folder) => `/var/lib/petstore/${folder}`);
+    const kafkaFolders = kafkaCredentialPrincipals().map(kafkaCredentialsFolder);
+    const folders = ['gateway', 'catalog', 'orders', 'inventory', 'nats', 'redis', 'kafka', ...kafkaFolders, 'ca'].map((folder) => `/var/lib/petstore/${folder}`);
     const prepare = runs(final).find((command) => command.includes('chown -R node:node /var/lib/petstore'));
     for (const folder of folders) expect({ folder, made: prepare?.includes(folder) }).toEqual({ folder, made: true });
     // bus-secrets makes its certificates with openssl.
