@@ -52,7 +52,8 @@ describe('gateway configuration', () => {
       INVENTORY_RPC: 'inventory:5003',
       API_KEYS: '[{"name":"shop","key":"s3cret-key","scopes":["catalog:read"]}]',
       RATE_LIMIT_PER_SECOND: '0',
-      RATE_LIMIT_REDIS_URL: 'redis://redis:6379',
+      RATE_LIMIT_REDIS_URL: 'rediss://ratelimit@redis:6379',
+      RATE_LIMIT_REDIS_PASSWORD_FILE: natsCredentials.NATS_PASSWORD_FILE,
       RATE_LIMIT_REDIS_TIMEOUT_MS: '20',
       UPSTREAM_TIMEOUT_MS: '2000',
       INVENTORY_DETAILS_TIMEOUT_MS: '100',
@@ -70,7 +71,8 @@ describe('gateway configuration', () => {
       catalogRpc: { host: 'catalog', port: 5001 },
       apiKeys: [{ name: 'shop', key: 's3cret-key', scopes: ['catalog:read'] }],
       rateLimitPerSecond: 0,
-      rateLimitRedisUrl: 'redis://redis:6379',
+      rateLimitRedisUrl: 'rediss://ratelimit@redis:6379',
+      rateLimitRedisPassword: 's3cret',
       rateLimitRedisTimeoutMs: 20,
       upstreamTimeoutMs: 2000,
       inventoryDetailsTimeoutMs: 100,
@@ -101,6 +103,19 @@ describe('gateway configuration', () => {
     ['LOG_LEVEL', 'loud', /LOG_LEVEL/],
   ])('names %s when its value is bad', (name, value, message) => {
     expect(() => readConfig(gatewayConfigShape, { ...natsCredentials, [name]: value })).toThrow(message);
+  });
+
+  it('refuses a Redis without TLS, an ACL user or its password unless the benchmark of their cost says so', () => {
+    const redis = { ...natsCredentials, RATE_LIMIT_REDIS_URL: 'rediss://ratelimit@redis:6379', RATE_LIMIT_REDIS_PASSWORD_FILE: natsCredentials.NATS_PASSWORD_FILE };
+    expect(readConfig(gatewayConfigShape, redis).rateLimitRedisUrl).toBe('rediss://ratelimit@redis:6379');
+    expect(() => readConfig(gatewayConfigShape, { ...redis, RATE_LIMIT_REDIS_URL: 'redis://ratelimit@redis:6379' })).toThrow(
+      /^Invalid configuration: RATE_LIMIT_REDIS_URL must be rediss:\/\/ \(TLS\), not redis:\/\/: .*BUS_SECURITY_OFF_BENCH_ONLY=true/,
+    );
+    expect(() => readConfig(gatewayConfigShape, { ...redis, RATE_LIMIT_REDIS_URL: 'rediss://redis:6379' })).toThrow(/RATE_LIMIT_REDIS_URL must name the ACL user/);
+    expect(() => readConfig(gatewayConfigShape, { ...redis, RATE_LIMIT_REDIS_PASSWORD_FILE: '' })).toThrow(/RATE_LIMIT_REDIS_PASSWORD_FILE is required with RATE_LIMIT_REDIS_URL/);
+    expect(() => readConfig(gatewayConfigShape, { ...redis, RATE_LIMIT_REDIS_URL: 'rediss://u:p4ssw0rd@re dis' })).not.toThrow(/p4ssw0rd/);
+    const plain = { BUS_SECURITY_OFF_BENCH_ONLY: 'true', RATE_LIMIT_REDIS_URL: 'redis://127.0.0.1:26381' };
+    expect(readConfig(gatewayConfigShape, plain)).toMatchObject({ rateLimitRedisUrl: 'redis://127.0.0.1:26381', nats: 'unsecured' });
   });
 
   it('turns a level into the levels Nest prints', () => {

@@ -1,6 +1,26 @@
-import { hostPort, instant, int, logLevel, nodeEnv, optionalStr, port, secretFile, str } from '@petstore/config';
+import { ConfigError, hostPort, instant, int, logLevel, nodeEnv, optionalStr, port, refuseUnsecuredBus, secretFile, str, type Env } from '@petstore/config';
 import { rpcTransportConfigShape } from '@petstore/rpc';
 import { apiKeys } from './auth/api-keys';
+
+/**
+ * RATE_LIMIT_REDIS_URL: TLS and an ACL user with a password, always; a plain or anonymous Redis only
+ * in the benchmark of what they cost. The URL is never quoted: it may hold the password.
+ */
+function rateLimitRedisUrl(env: Env): string | undefined {
+  const variable = 'RATE_LIMIT_REDIS_URL';
+  const value = optionalStr(variable)(env);
+  if (value === undefined) return undefined;
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    throw new ConfigError(variable, 'must be a URL such as rediss://user@host:6379');
+  }
+  if (url.protocol !== 'rediss:') refuseUnsecuredBus(env, variable, `must be rediss:// (TLS), not ${url.protocol}//`);
+  if (!url.username) refuseUnsecuredBus(env, variable, 'must name the ACL user (rediss://user@host:port)');
+  if (!url.password && !env['RATE_LIMIT_REDIS_PASSWORD_FILE']?.trim()) refuseUnsecuredBus(env, 'RATE_LIMIT_REDIS_PASSWORD_FILE', `is required with ${variable}`);
+  return value;
+}
 
 export const gatewayConfigShape = {
   nodeEnv,
@@ -18,10 +38,10 @@ export const gatewayConfigShape = {
   /** Requests per second per API key; 0 switches rate limiting (and its headers) off. */
   rateLimitPerSecond: int('RATE_LIMIT_PER_SECOND', 1000, { min: 0, max: 1_000_000 }),
   /**
-   * Where every gateway counts the rate limit (`redis://user@host:port`, `rediss://` for TLS);
+   * Where every gateway counts the rate limit (`rediss://user@host:port`: TLS and an ACL user);
    * unset: each gateway counts on its own.
    */
-  rateLimitRedisUrl: optionalStr('RATE_LIMIT_REDIS_URL'),
+  rateLimitRedisUrl: rateLimitRedisUrl,
   /** The password of the URL's Redis ACL user, from a file. */
   rateLimitRedisPassword: secretFile('RATE_LIMIT_REDIS_PASSWORD_FILE'),
   /** The CA that signed a `rediss://` server's certificate (else the system's CAs). */

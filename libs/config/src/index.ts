@@ -1,3 +1,4 @@
 export * from './config';
 export * from './process-settings';
 export * from './fault-injection';
+export * from './bus-security';

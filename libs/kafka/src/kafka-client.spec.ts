@@ -28,15 +28,20 @@ describe('kafkaSecurityFromEnv', () => {
     });
   });
 
-  it('is a plain connection when nothing is set', () => {
-    expect(kafkaSecurityFromEnv({})).toEqual({});
+  it('refuses a connection without SCRAM or without TLS unless the benchmark of their cost says so', () => {
+    expect(() => kafkaSecurityFromEnv({})).toThrow(/^Invalid configuration: KAFKA_SASL_USERNAME is required \(Kafka without SCRAM\): .*BUS_SECURITY_OFF_BENCH_ONLY=true/);
+    expect(() => kafkaSecurityFromEnv({ KAFKA_SASL_USERNAME: 'orders', KAFKA_SASL_PASSWORD_FILE: password })).toThrow(
+      /^Invalid configuration: KAFKA_TLS_CA_FILE is required \(Kafka without TLS\)/,
+    );
+    expect(() => kafkaSecurityFromEnv({ KAFKA_TLS_CA_FILE: ca })).toThrow(/KAFKA_SASL_USERNAME is required/);
+    expect(kafkaSecurityFromEnv({ BUS_SECURITY_OFF_BENCH_ONLY: 'true' })).toEqual({});
   });
 
   it.each([
-    [{ KAFKA_SASL_USERNAME: 'orders' }, 'KAFKA_SASL_PASSWORD_FILE is required'],
-    [{ KAFKA_SASL_PASSWORD_FILE: password }, 'KAFKA_SASL_USERNAME is required'],
+    [{ KAFKA_SASL_USERNAME: 'orders', KAFKA_TLS_CA_FILE: ca }, 'KAFKA_SASL_PASSWORD_FILE is required'],
+    [{ KAFKA_SASL_PASSWORD_FILE: password, KAFKA_TLS_CA_FILE: ca }, 'KAFKA_SASL_USERNAME is required'],
     [{ KAFKA_SASL_USERNAME: 'orders', KAFKA_SASL_PASSWORD_FILE: join(dir, 'missing') }, 'KAFKA_SASL_PASSWORD_FILE cannot be read (ENOENT)'],
-    [{ KAFKA_TLS_CA_FILE: join(dir, 'missing') }, 'KAFKA_TLS_CA_FILE cannot be read (ENOENT)'],
+    [{ KAFKA_SASL_USERNAME: 'orders', KAFKA_SASL_PASSWORD_FILE: password, KAFKA_TLS_CA_FILE: join(dir, 'missing') }, 'KAFKA_TLS_CA_FILE cannot be read (ENOENT)'],
   ])('names the variable that is wrong (%o)', (env, message) => {
     expect(() => kafkaSecurityFromEnv(env)).toThrow(message);
   });

@@ -1,7 +1,7 @@
 import './offset-commit-fix.cjs';
 import './request-queue-fix.cjs';
 import { readFileSync } from 'node:fs';
-import { ConfigError, type Env } from '@petstore/config';
+import { ConfigError, refuseUnsecuredBus, type Env } from '@petstore/config';
 import { processLogger } from '@petstore/observability';
 import { Kafka, logLevel as LogLevel, type KafkaConfig, type logCreator, type RetryOptions } from 'kafkajs';
 import type { Level } from 'pino';
@@ -35,7 +35,8 @@ export const KAFKA_SECURITY_VARIABLES = {
  * sits in the environment a crash report or `ps e` shows), and KAFKA_TLS_CA_FILE. Read here
  * rather than by every caller, so that each client of a process is the same principal. A missing
  * or unreadable file stops the start with the variable's name; the password itself is never
- * part of a message.
+ * part of a message. A connection without SCRAM or without TLS is refused, except in the
+ * benchmark of what they cost (BUS_SECURITY_OFF_BENCH_ONLY), whose broker is plaintext.
  */
 export function kafkaSecurityFromEnv(env: Env = process.env): KafkaSecurity {
   const { username: usernameVariable, passwordFile, tlsCaFile } = KAFKA_SECURITY_VARIABLES;
@@ -47,6 +48,8 @@ export function kafkaSecurityFromEnv(env: Env = process.env): KafkaSecurity {
     throw new ConfigError(usernameVariable, `is required when ${passwordFile} is set`);
   }
   if (env[tlsCaFile]?.trim()) security.tlsCa = readSecretFile(env, tlsCaFile, '');
+  if (!security.sasl) refuseUnsecuredBus(env, usernameVariable, 'is required (Kafka without SCRAM)');
+  if (security.tlsCa === undefined) refuseUnsecuredBus(env, tlsCaFile, 'is required (Kafka without TLS)');
   return security;
 }
 

@@ -4,7 +4,7 @@ import { NO_MESSAGE_HANDLER } from '@nestjs/microservices/constants';
 import type { Msg, NatsConnection, Subscription } from 'nats';
 import { isObservable } from 'rxjs';
 import { commandOf } from './pattern';
-import { natsConnectionOptions, rpcSubject, type NatsCredentials } from './rpc-transport.config';
+import { natsConnectionOptions, rpcSubject, type NatsAccess } from './rpc-transport.config';
 
 export interface NatsRpcServerOptions {
   servers: string[];
@@ -12,7 +12,7 @@ export interface NatsRpcServerOptions {
   /** The queue group: every replica of a service shares one, so each request goes to one of them. */
   service: string;
   /** The service's own NATS user, allowed to serve its subjects only. */
-  credentials: NatsCredentials;
+  credentials: NatsAccess;
 }
 
 type Response = { id?: string; response?: unknown; err?: unknown; isDisposed?: boolean; status?: string };

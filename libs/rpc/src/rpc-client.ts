@@ -4,7 +4,7 @@ import { EmptyResponseException } from '@nestjs/microservices/errors/empty-respo
 import { type Msg, type NatsConnection } from 'nats';
 import { randomBytes } from 'node:crypto';
 import { defaultIfEmpty, firstValueFrom, throwError, timeout } from 'rxjs';
-import { natsConnectionOptions, natsCredentialsOf, rpcSubject, type NatsCredentials, type RpcTransportConfig } from './rpc-transport.config';
+import { natsAccessOf, natsConnectionOptions, rpcSubject, type NatsAccess, type RpcTransportConfig } from './rpc-transport.config';
 
 export type RpcPattern = { cmd: string };
 
@@ -72,7 +72,7 @@ export class NatsRpcClient extends ClientNats implements RpcClient {
     private readonly service: string,
     servers: string[],
     name: string,
-    private readonly credentials: NatsCredentials,
+    private readonly credentials: NatsAccess,
   ) {
     super({ servers, name, maxReconnectAttempts: -1, ...natsConnectionOptions(credentials) });
   }
@@ -171,7 +171,7 @@ class TcpRpcClient implements RpcClient {
 /** The client of one service over the configured transport; `tcp` is the address the TCP transport uses. */
 export function createRpcClient(config: RpcTransportConfig, service: string, tcp: { host: string; port: number }, clientName: string): RpcClient {
   if (config.rpcTransport === 'tcp') return new TcpRpcClient(tcp);
-  return new NatsRpcClient(config.natsSubjectPrefix, service, config.natsServers, clientName, natsCredentialsOf(config));
+  return new NatsRpcClient(config.natsSubjectPrefix, service, config.natsServers, clientName, natsAccessOf(config));
 }
 
 /** Socket errors of connecting over TCP: nothing was sent. */

@@ -1,4 +1,4 @@
-import { ConfigError, list, oneOf, optionalStr, secretFile, type ConfigShape, type Env } from '@petstore/config';
+import { ConfigError, list, oneOf, optionalStr, refuseUnsecuredBus, secretFile, type ConfigShape, type Env } from '@petstore/config';
 import { natsInboxPrefix } from '@petstore/contracts';
 import { join } from 'node:path';
 
@@ -16,13 +16,20 @@ export interface NatsCredentials {
   caFile: string;
 }
 
+/**
+ * No user and no TLS: what a process connects with only under BUS_SECURITY_OFF_BENCH_ONLY=true,
+ * to the plain NATS server of the benchmark that measures what the credentials and TLS cost.
+ */
+export const NATS_UNSECURED = 'unsecured';
+export type NatsAccess = NatsCredentials | typeof NATS_UNSECURED;
+
 export interface RpcTransportConfig {
   rpcTransport: RpcTransportKind;
   natsServers: string[];
   /** Prefix of every RPC subject: stacks that share one NATS server never answer each other. */
   natsSubjectPrefix: string;
-  /** Undefined only with RPC_TRANSPORT=tcp. */
-  nats: NatsCredentials | undefined;
+  /** Undefined only with RPC_TRANSPORT=tcp; NATS_UNSECURED only in the benchmark of the bus's security. */
+  nats: NatsAccess | undefined;
 }
 
 const SUBJECT_PREFIX = /^[a-zA-Z0-9._-]{0,100}$/;
@@ -60,22 +67,33 @@ export const rpcTransportConfigShape: ConfigShape<RpcTransportConfig> = {
   nats: (env: Env) => {
     if (env['RPC_TRANSPORT']?.trim() === 'tcp') return undefined;
     const user = optionalStr('NATS_USER')(env);
-    if (!user) throw new ConfigError('NATS_USER', 'is required with RPC_TRANSPORT=nats but not set');
+    if (!user) {
+      refuseUnsecuredBus(env, 'NATS_USER', 'is required with RPC_TRANSPORT=nats but not set');
+      return NATS_UNSECURED;
+    }
     if (!NATS_USER.test(user)) throw new ConfigError('NATS_USER', `must be 1 to 64 of a-z A-Z 0-9 _ - (got "${user}")`);
     requiredFile(env, 'NATS_TLS_CA_FILE');
     return { user, password: requiredFile(env, 'NATS_PASSWORD_FILE'), caFile: (env['NATS_TLS_CA_FILE'] as string).trim() };
   },
 };
 
-/** The NATS credentials of a configuration that uses NATS (they are read with it, and required). */
-export function natsCredentialsOf(config: RpcTransportConfig): NatsCredentials {
+/** How a configuration that uses NATS connects to it (read with it, and required). */
+export function natsAccessOf(config: RpcTransportConfig): NatsAccess {
   if (!config.nats) throw new Error('RPC over NATS needs the NATS credentials (NATS_USER, NATS_PASSWORD_FILE, NATS_TLS_CA_FILE)');
   return config.nats;
 }
 
+/** The NATS credentials of a configuration that uses NATS with them, as every one outside the security benchmark does. */
+export function natsCredentialsOf(config: RpcTransportConfig): NatsCredentials {
+  const access = natsAccessOf(config);
+  if (access === NATS_UNSECURED) throw new Error('This configuration connects to NATS without credentials (BUS_SECURITY_OFF_BENCH_ONLY)');
+  return access;
+}
+
 /** The options of nats.js's `connect` (through Nest's NATS transport) that prove who this process is and check the server. */
-export function natsConnectionOptions(credentials: NatsCredentials) {
-  return { user: credentials.user, pass: credentials.password, tls: { caFile: credentials.caFile }, inboxPrefix: natsInboxPrefix(credentials.user) };
+export function natsConnectionOptions(access: NatsAccess) {
+  if (access === NATS_UNSECURED) return { inboxPrefix: '_INBOX' };
+  return { user: access.user, pass: access.password, tls: { caFile: access.caFile }, inboxPrefix: natsInboxPrefix(access.user) };
 }
 
 /**

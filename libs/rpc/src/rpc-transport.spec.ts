@@ -2,7 +2,7 @@ import { ConfigError, readConfig } from '@petstore/config';
 import { EmptyResponseException } from '@nestjs/microservices/errors/empty-response.exception';
 import { commandOf } from './pattern';
 import { RpcNotConnectedError, RpcTimeoutError, transportFailureOf } from './rpc-client';
-import { rpcSubject, rpcTransportConfigShape } from './rpc-transport.config';
+import { NATS_UNSECURED, natsConnectionOptions, natsCredentialsOf, rpcSubject, rpcTransportConfigShape } from './rpc-transport.config';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -37,6 +37,18 @@ describe('RPC transport configuration', () => {
   it('refuses the TCP transport, which has no authentication, unless a benchmark says so', () => {
     expect(() => readConfig(rpcTransportConfigShape, { RPC_TRANSPORT: 'tcp' })).toThrow(/^Invalid configuration: RPC_TRANSPORT tcp has no authentication .* RPC_TCP_BENCH_ONLY=true/);
     expect(readConfig(rpcTransportConfigShape, { RPC_TRANSPORT: 'tcp', RPC_TCP_BENCH_ONLY: 'true' })).toMatchObject({ rpcTransport: 'tcp', nats: undefined });
+  });
+
+  it('refuses NATS without a user and TLS unless the benchmark of their cost says so', () => {
+    expect(() => readConfig(rpcTransportConfigShape, { BUS_SECURITY_OFF_BENCH_ONLY: 'false' })).toThrow(
+      /^Invalid configuration: NATS_USER is required with RPC_TRANSPORT=nats but not set: .*BUS_SECURITY_OFF_BENCH_ONLY=true/,
+    );
+    const unsecured = readConfig(rpcTransportConfigShape, { BUS_SECURITY_OFF_BENCH_ONLY: 'true', NATS_SERVERS: 'nats://127.0.0.1:24323' });
+    expect(unsecured).toMatchObject({ rpcTransport: 'nats', nats: NATS_UNSECURED });
+    expect(natsConnectionOptions(NATS_UNSECURED)).toEqual({ inboxPrefix: '_INBOX' });
+    expect(() => natsCredentialsOf(unsecured)).toThrow(/without credentials/);
+    // Given credentials, the benchmark's variable changes nothing.
+    expect(readConfig(rpcTransportConfigShape, { ...credentials, BUS_SECURITY_OFF_BENCH_ONLY: 'true' }).nats).toEqual({ user: 'orders', password: 's3cret', caFile });
   });
 
   it('reads every variable, and refuses a prefix NATS would split oddly', () => {

@@ -1,5 +1,5 @@
 import type { Env } from '@petstore/config';
-import { LogLevel, createKafkaClient, provisionKafka } from '@petstore/kafka';
+import { KAFKA_SECURITY_VARIABLES, LogLevel, createKafkaClient, provisionKafka } from '@petstore/kafka';
 import { freePort } from './free-port';
 import { testKafkaBrokers } from './test-environment';
 
@@ -49,6 +49,8 @@ export async function serviceTestEnv({ namespace, databaseUrl, logLevel, env = {
     DATABASE_URL: databaseUrl,
     KAFKA_BROKERS: testKafkaBrokers().join(','),
     KAFKA_NAMESPACE: namespace,
+    // The run's Kafka principal (Jest's global setup), which the service's own clients use too.
+    ...Object.fromEntries(Object.values(KAFKA_SECURITY_VARIABLES).map((variable) => [variable, process.env[variable]])),
     NATS_SUBJECT_PREFIX: namespace,
     // The suites' NATS server (Jest's global setup); the user is the service's own (natsIdentityEnv).
     NATS_SERVERS: process.env['NATS_SERVERS'],
