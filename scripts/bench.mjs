@@ -15,11 +15,13 @@ import rpc from './bench/rpc-load.cjs';
 import pacedLoadModule from './bench/paced-load.cjs';
 import baselineGateway from './bench/baseline-gateway.cjs';
 import otlp from '../tools/stack/otlp-receiver.cjs';
+import natsTool from '../tools/stack/nats.cjs';
+import redisTool from '../tools/stack/redis.cjs';
 import { benchCluster, clusterReport, isBenchClusterBroker, onOnePet } from './bench/cluster.mjs';
 import '../libs/kafka/src/request-queue-fix.cjs';
 
 const { pacedLoad } = pacedLoadModule;
-const { ROOT, SERVICES, ensurePostgres, ensureKafka, build, stackLayout, dropDatabases, runMigrations, startStack } = stack;
+const { ROOT, SERVICES, ensurePostgres, ensureKafka, ensureRedis, build, stackLayout, dropDatabases, runMigrations, provisionKafka, startStack } = stack;
 
 const env = (name, fallback) => process.env[name] ?? fallback;
 const READ_SECONDS = Number(env('BENCH_READ_SECONDS', 10));
@@ -32,9 +34,25 @@ const CAPACITY_CONNECTIONS = Number(env('BENCH_CAPACITY_CONNECTIONS', 64));
 const SOAK_MINUTES = Number(env('BENCH_SOAK_MINUTES', 0));
 const SOAK_RATE = Number(env('BENCH_SOAK_RATE', 200));
 const IDLE_SECONDS = Number(env('BENCH_IDLE_SECONDS', 60));
-const SECTIONS = new Set(env('BENCH_ONLY', 'reads,floor,capacity,rates,wait,idle,tracing,cluster').split(','));
+const SECTIONS = new Set(env('BENCH_ONLY', 'reads,floor,capacity,rates,wait,idle,tracing,security,cluster').split(','));
 // BENCH_ONLY=transports: the read path and saga capacity on a stack restarted with each RPC transport, in turn.
 const TRANSPORTS = env('BENCH_TRANSPORTS', 'tcp,nats,tcp,nats').split(',');
+// BENCH_ONLY=security: the same with the bus's authentication and TLS on, then off, in turn.
+const SECURITY = env('BENCH_SECURITY', 'on,off,on,off').split(',');
+/** What authentication and TLS on the bus may cost at most: a target the report compares against, never asserts. */
+const SECURITY_TARGET = 0.9;
+/**
+ * The bus with nothing checked, beside the bench's own (+20000): a plaintext broker, a NATS server
+ * and a Redis of its own, started with the section and stopped after it. Only this section's
+ * processes connect to them, with BUS_SECURITY_OFF_BENCH_ONLY=true, which they require for that.
+ */
+const UNSECURED_BUS = {
+  kafka: { port: 29_092, controllerPort: 29_093, dataDir: path.join(process.env.PETSTORE_CACHE ?? path.join(os.homedir(), '.cache/petstore'), 'kafka-data-bench-plaintext'), plaintext: true },
+  natsPort: natsTool.NATS_PORT + 20_001,
+  redisPort: redisTool.REDIS_PORT + 20_001,
+};
+/** The rate limit's Redis of the secured half: the bench cluster's (+20000), which it starts itself anyway. */
+const SECURED_REDIS_PORT = redisTool.REDIS_PORT + 20_000;
 if (SOAK_MINUTES > 0) SECTIONS.add('soak');
 const ORDER_PETS = 30;
 const STOCK_PER_PET = 1_000_000;
@@ -182,13 +200,12 @@ async function main() {
       for (const transport of TRANSPORTS) {
         log(`RPC over ${transport}: read path and saga capacity`);
         // The TCP transport has no authentication: it starts only when told it serves a benchmark.
-        const transportLayout = { ...layout, envs: Object.fromEntries(Object.entries(layout.envs).map(([app, e]) => [app, { ...e, RPC_TRANSPORT: transport, RPC_TCP_BENCH_ONLY: 'true' }])) };
-        await running.stop();
-        running = await startStack(transportLayout, { extraEnv, nodeArgs, output: stackOutput });
-        const reads = await readPath(transportLayout, category, running.processes);
-        results.transports.push({ transport, reads, capacity: await capacity({ ...ours, processes: running.processes }) });
+        const transportLayout = withEnv(layout, () => ({ RPC_TRANSPORT: transport, RPC_TCP_BENCH_ONLY: 'true' }));
+        await restartStack(transportLayout);
+        results.transports.push({ transport, ...(await readsAndCapacity(transportLayout, category, ours)) });
       }
     }
+    if (SECTIONS.has('security')) results.security = await securityCost(category, ours);
   } finally {
     for (const helper of helpers) await helper.stop().catch(() => undefined);
     await ordersDb.end();
@@ -224,16 +241,75 @@ async function main() {
    */
   async function tracingCost(target) {
     const off = await capacity(target);
-    await running.stop();
     const receiver = await otlp.startOtlpReceiver({ keepSpans: false });
     try {
-      running = await startStack(layout, { extraEnv: { ...extraEnv, OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url }, nodeArgs, output: stackOutput });
+      await restartStack(layout, { OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url });
       const on = await capacity({ ...target, processes: running.processes });
       await sleep(6_000); // the last batches leave on the exporters' schedule
       return { off, on, spansReceived: receiver.count(), spansPerOrder: round(receiver.count() / Math.max(1, on.placed), 1), onToOff: round(on.decidedPerSecond / off.decidedPerSecond, 2) };
     } finally {
       await receiver.close();
     }
+  }
+
+  /** The stack stopped and started again on `stackLayout`, with `moreEnv` for every process: the sections that compare one stack run differently. */
+  async function restartStack(stackLayout, moreEnv = {}) {
+    await running.stop();
+    running = await startStack(stackLayout, { extraEnv: { ...extraEnv, ...moreEnv }, nodeArgs, output: stackOutput });
+  }
+
+  /** The read path of `category` and the saga's capacity through `target`, on the running stack, laid out as `stackLayout`. */
+  async function readsAndCapacity(stackLayout, category, target) {
+    const reads = await readPath(stackLayout, category, running.processes);
+    return { reads, capacity: await capacity({ ...target, processes: running.processes }) };
+  }
+
+  /**
+   * The read path and saga capacity with the bus's authentication and TLS on (the stack as it
+   * always runs: Kafka SASL_SSL/SCRAM with ACLs, NATS with TLS and a user per process, the rate
+   * limit's Redis with TLS and an ACL user), then off (a plaintext broker, a NATS server and a
+   * Redis that check nothing), in turn (BENCH_SECURITY), so that drift shows; both halves count
+   * the rate limit in Redis (a quota no run reaches), as the scaled stack does. The first start of
+   * each half gets an unmeasured capacity run: the plaintext broker is new, its JIT still cold.
+   */
+  async function securityCost(category, target) {
+    const securedRedis = redisTool.redisServer(SECURED_REDIS_PORT);
+    const unsecuredRedis = redisTool.redisServer(UNSECURED_BUS.redisPort, { unsecured: true });
+    const gatewayWith = (redis) => (app) => (app === 'gateway' ? { ...redis.gatewayEnv, RATE_LIMIT_PER_SECOND: '1000000' } : {});
+    const layouts = {
+      on: withEnv(layout, gatewayWith(securedRedis)),
+      off: withEnv(
+        stackLayout({ offset: 20_000, databaseSuffix: '_bench', namespace, kafkaBrokers: `127.0.0.1:${UNSECURED_BUS.kafka.port}`, natsPort: UNSECURED_BUS.natsPort, unsecured: true }),
+        gatewayWith(unsecuredRedis),
+      ),
+    };
+    log('bus security: starting the unsecured broker, NATS server and Redis');
+    // A fresh broker each run, as the cluster section's: old runs' topics would slow its fetches.
+    stack.kafka('reset', UNSECURED_BUS.kafka);
+    stack.kafka('start', UNSECURED_BUS.kafka);
+    const runs = [];
+    try {
+      await ensureRedis(securedRedis);
+      await ensureRedis(unsecuredRedis);
+      provisionKafka(layouts.off, extraEnv);
+      const warmed = new Set();
+      for (const mode of SECURITY) {
+        log(`bus security ${mode}: read path and saga capacity`);
+        await restartStack(layouts[mode]);
+        if (!warmed.has(mode)) {
+          warmed.add(mode);
+          await capacity({ ...target, processes: running.processes });
+        }
+        runs.push({ mode, ...(await readsAndCapacity(layouts[mode], category, target)) });
+      }
+    } finally {
+      // Nothing of the unsecured bus outlives the section.
+      await running.stop();
+      stack.kafka('stop', UNSECURED_BUS.kafka);
+      await natsTool.stopNatsServer(layouts.off.nats);
+      await redisTool.stopRedisServer(unsecuredRedis);
+    }
+    return { runs, onToOff: securityRatios(runs), target: SECURITY_TARGET };
   }
 
   /** Open loop at `rate` orders/s; placed → decided as recorded by the database (no polling load). */
@@ -288,6 +364,32 @@ async function main() {
     const tablesAtEnd = await messagingTables(stackLayout);
     return { rate: SOAK_RATE, minutes, tablesAtStart, tablesAtEnd };
   }
+}
+
+/** `stackLayout` with `more(app)`'s variables added to each process's. */
+function withEnv(stackLayout, more) {
+  return { ...stackLayout, envs: Object.fromEntries(Object.entries(stackLayout.envs).map(([app, e]) => [app, { ...e, ...more(app) }])) };
+}
+
+/**
+ * On / off of the security section's figures: the i-th "on" run against the i-th "off" one (runs
+ * next to each other), and their mean. Saga decided/s; per read query, through the gateway and
+ * straight to the catalog.
+ */
+function securityRatios(runs) {
+  const on = runs.filter((r) => r.mode === 'on');
+  const off = runs.filter((r) => r.mode === 'off');
+  const pairs = on.slice(0, off.length).map((r, i) => [r, off[i]]);
+  const ratio = (figure) => {
+    const each = pairs.map(([a, b]) => round(figure(a) / figure(b), 2));
+    return { each, mean: each.length > 0 ? round(each.reduce((sum, x) => sum + x, 0) / each.length, 2) : null };
+  };
+  const queries = on[0]?.reads.map((r) => r.name) ?? [];
+  const read = (name, via) => (run) => run.reads.find((r) => r.name === name)[via].requestsPerSecond;
+  return {
+    sagaDecidedPerSecond: ratio((run) => run.capacity.decidedPerSecond),
+    reads: Object.fromEntries(queries.map((name) => [name, { gateway: ratio(read(name, 'gateway')), direct: ratio(read(name, 'direct')) }])),
+  };
 }
 
 async function readPath(layout, category, processes, baselineOptions) {
@@ -575,6 +677,16 @@ function cpuOf(pid) {
   }
 }
 
+/** The pid a server wrote to `file`, if it still runs. */
+function readPid(file) {
+  try {
+    const pid = fs.readFileSync(file, 'utf8').trim();
+    return fs.existsSync(`/proc/${pid}`) ? pid : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 /** The local PostgreSQL server's main process (its backends are its children). */
 function postmasterPid() {
   const dir = '/var/run/postgresql';
@@ -584,15 +696,16 @@ function postmasterPid() {
 
 /**
  * CPU seconds used so far by each process of the stack, of the local PostgreSQL server (each
- * backend), of the stack's Kafka broker(s), of the NATS server and of this process (the load
- * generator), by pid.
+ * backend), of the stack's Kafka broker(s), of the NATS server, of the bench's Redis and of this
+ * process (the load generator), by pid.
  */
 function cpuSnapshot(processes) {
   const snapshot = new Map(Object.entries(processes).map(([name, child]) => [String(child.pid), { part: name, cpu: cpuOf(child.pid) }]));
   const postmaster = postmasterPid();
   const kafkaData = process.env.KAFKA_DATA_DIR ?? path.join(os.homedir(), '.cache/petstore/kafka-data');
   // The single broker's configuration, or one of the bench cluster's three (<dataDir>/node-<n>/).
-  const isBroker = (cmdline) => cmdline.includes(`${kafkaData}/server.properties`) || isBenchClusterBroker(cmdline);
+  const isBroker = (cmdline) =>
+    cmdline.includes(`${kafkaData}/server.properties`) || cmdline.includes(`${UNSECURED_BUS.kafka.dataDir}/server.properties`) || isBenchClusterBroker(cmdline);
   if (postmaster) snapshot.set(postmaster, { part: 'postgres', cpu: cpuOf(postmaster) });
   for (const pid of fs.readdirSync('/proc').filter((entry) => /^\d+$/.test(entry))) {
     try {
@@ -604,6 +717,11 @@ function cpuSnapshot(processes) {
     } catch {
       // gone meanwhile
     }
+  }
+  // The bench's own Redis servers (the security section's rate limit), not the machine's.
+  for (const port of [SECURED_REDIS_PORT, UNSECURED_BUS.redisPort]) {
+    const pid = readPid(path.join(redisTool.redisDir(port), 'redis.pid'));
+    if (pid) snapshot.set(pid, { part: 'redis', cpu: cpuOf(pid) });
   }
   snapshot.set(String(process.pid), { part: 'load generator', cpu: cpuOf(process.pid) });
   return snapshot;
@@ -724,9 +842,11 @@ function writeReport(results) {
   fs.mkdirSync(rawDir, { recursive: true });
   // A soak is a run of its own (BENCH_ONLY=soak): its figures and raw file stay beside the main ones.
   const soakOnly = results.soak && !results.capacity && !results.reads;
-  // So is a comparison of the RPC transports (BENCH_ONLY=transports).
+  // So is a comparison of the RPC transports (BENCH_ONLY=transports), and one of the bus's security (BENCH_ONLY=security).
   const transportsOnly = results.transports && !results.capacity && !results.reads;
-  const rawFile = path.join(rawDir, `raw-${day}${soakOnly ? '-soak' : ''}${transportsOnly ? '-transports' : ''}.json`);
+  const securityOnly = results.security && !results.capacity && !results.reads;
+  const suffix = `${soakOnly ? '-soak' : ''}${transportsOnly ? '-transports' : ''}${securityOnly ? '-security' : ''}`;
+  const rawFile = path.join(rawDir, `raw-${day}${suffix}.json`);
   fs.writeFileSync(rawFile, `${JSON.stringify(results, null, 2)}\n`);
   const rel = path.relative(path.join(ROOT, 'docs'), rawFile);
 
@@ -783,6 +903,28 @@ function writeReport(results) {
     ));
     transportsOut.push('', ...table(['RPC_TRANSPORT', 'placed/s', 'decided/s', 'placed→decided p50 ms', 'p99 ms', 'failed', 'CPU ms per order'],
       results.transports.map((t) => [t.transport, t.capacity.placedPerSecond, `**${t.capacity.decidedPerSecond}**`, t.capacity.decisionP50, t.capacity.decisionP99, t.capacity.failed, cpuTotal(t.capacity)])));
+  }
+  const securityOut = [];
+  if (results.security) {
+    const { runs, onToOff, target } = results.security;
+    const mean = (r) => `**${r.mean}**${r.each.length > 1 ? ` (${r.each.join(', ')})` : ''}`;
+    const verdict = (r) => (r.mean === null ? '' : r.mean >= target ? 'meets' : '**misses**');
+    securityOut.push(out[0]);
+    securityOut.push('', `### Bus security on vs off (the stack restarted with each in turn; reads ${s.READ_SECONDS} s per run, ${s.CONNECTIONS} connections; saga capacity as above; the rate limit counted in Redis in both)`, '');
+    securityOut.push(...table(
+      ['bus security', 'query', 'gateway req/s', 'p99 ms', 'catalog direct req/s', 'p99 ms', 'floor req/s', 'gateway / floor'],
+      runs.flatMap((run) => run.reads.map((r) => [run.mode, r.name, r.gateway.requestsPerSecond, r.gateway.p99, r.direct.requestsPerSecond, r.direct.p99, r.floor.requestsPerSecond, `**${r.gatewayToFloor}**`])),
+    ));
+    securityOut.push('', ...table(['bus security', 'placed/s', 'decided/s', 'placed→decided p50 ms', 'p99 ms', 'failed', 'CPU ms per order'],
+      runs.map((run) => [run.mode, run.capacity.placedPerSecond, `**${run.capacity.decidedPerSecond}**`, run.capacity.decisionP50, run.capacity.decisionP99, run.capacity.failed, cpuTotal(run.capacity)])));
+    securityOut.push('', `On / off, mean of the pairs run next to each other (each pair in brackets); target ≥ ${target}, reported, not enforced:`, '');
+    securityOut.push(...table(['figure', 'on / off', 'target'], [
+      ['saga decided/s', mean(onToOff.sagaDecidedPerSecond), verdict(onToOff.sagaDecidedPerSecond)],
+      ...Object.entries(onToOff.reads).flatMap(([name, r]) => [
+        [`${name} through the gateway`, mean(r.gateway), verdict(r.gateway)],
+        [`${name} catalog direct`, mean(r.direct), verdict(r.direct)],
+      ]),
+    ]));
   }
   if (results.tracing) {
     const t = results.tracing;
@@ -847,9 +989,10 @@ function writeReport(results) {
     if (!report.includes(begin)) report += `\n${begin}\n${end}\n`;
     report = `${report.slice(0, report.indexOf(begin))}${begin}\n${lines.join('\n')}\n${report.slice(report.indexOf(end))}`;
   };
-  if (!soakOnly && !transportsOnly) between('bench', out);
+  if (!soakOnly && !transportsOnly && !securityOnly) between('bench', out);
   if (soakOut.length > 0) between('bench-soak', soakOut);
   if (transportsOut.length > 0) between('bench-transports', transportsOut);
+  if (securityOut.length > 0) between('bench-security', securityOut);
   fs.writeFileSync(reportFile, report);
   log(`wrote docs/BENCHMARKS.md and ${path.relative(ROOT, rawFile)}`);
 }

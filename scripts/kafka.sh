@@ -26,6 +26,9 @@
 #   KAFKA_DATA_DIR         broker data, pid and logs   (default $PETSTORE_CACHE/kafka-data)
 #                          a second broker (the end-to-end tests' own) needs its own ports and data dir
 #   KAFKA_HEAP_OPTS        broker heap                 (default -Xms256m -Xmx512m; a cluster node -Xms128m -Xmx384m)
+#   KAFKA_PLAINTEXT=true   clients connect in plaintext, without authentication, and no ACL is
+#                          checked: only for the benchmark of what security costs, which also sets
+#                          BUS_SECURITY_OFF_BENCH_ONLY=true, and only with a KAFKA_DATA_DIR of its own
 #
 # Cluster mode (node n = 1, 2, 3 listens on KAFKA_CLUSTER_PORT + 10 * (n - 1), its controller one above):
 #   KAFKA_CLUSTER_PORT     first node's client port    (default 9192: nodes on 9192, 9202, 9212)
@@ -76,6 +79,14 @@ done
 [[ $(printf '%s\n' "$PORT" "$CONTROLLER_PORT" "$INTERNAL_PORT" | sort -u | wc -l) == 3 ]] ||
   { echo "[kafka] ERROR: KAFKA_PORT, KAFKA_CONTROLLER_PORT and KAFKA_INTERNAL_PORT must differ" >&2; exit 2; }
 
+readonly PLAINTEXT=${KAFKA_PLAINTEXT:-false}
+if [[ $PLAINTEXT == true && ${BUS_SECURITY_OFF_BENCH_ONLY:-} != true ]]; then
+  echo "[kafka] ERROR: KAFKA_PLAINTEXT=true lets anyone in: it serves only the benchmark of what security costs (BUS_SECURITY_OFF_BENCH_ONLY=true)" >&2
+  exit 2
+fi
+# The listener clients use: the one the rendered configuration names, and how a running broker is told apart.
+if [[ $PLAINTEXT == true ]]; then readonly CLIENT_LISTENER=PLAINTEXT; else readonly CLIENT_LISTENER=SASL_SSL; fi
+
 readonly SCRIPT_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 readonly ROOT_DIR=$(dirname "$SCRIPT_DIR")
 readonly TEMPLATE=$SCRIPT_DIR/kafka/server.properties.template
@@ -90,6 +101,10 @@ readonly LIBS_MARKER=$LIBS_DIR/.complete
 readonly TOOLS_LOG4J_CONFIG=$KAFKA_HOME/tools-log4j.properties
 
 readonly DATA_DIR=${KAFKA_DATA_DIR:-$CACHE_DIR/kafka-data}
+if [[ $PLAINTEXT == true && $DATA_DIR == "$CACHE_DIR/kafka-data" ]]; then
+  echo "[kafka] ERROR: KAFKA_PLAINTEXT=true needs a KAFKA_DATA_DIR (and ports) of its own: the everyday broker stays authenticated" >&2
+  exit 2
+fi
 readonly LOG_DIRS=$DATA_DIR/kraft-logs
 readonly SERVER_PROPERTIES=$DATA_DIR/server.properties
 readonly PID_FILE=$DATA_DIR/kafka.pid
@@ -262,6 +277,14 @@ render_config() {
       -e "s|@MIN_INSYNC_REPLICAS@|$MIN_INSYNC_REPLICAS|g" \
       -e "s|@OFFSETS_PARTITIONS@|$OFFSETS_PARTITIONS|g" \
       "$TEMPLATE" >"$SERVER_PROPERTIES"
+  # Plaintext (the security benchmark's broker): the clients' listener without TLS and SCRAM, and no
+  # authorizer; the nodes' own listeners keep their mutual TLS, which only this script's tools use.
+  if [[ $PLAINTEXT == true ]]; then
+    sed -i -e 's|SASL_SSL://|PLAINTEXT://|g' -e 's|SASL_SSL:SASL_SSL|PLAINTEXT:PLAINTEXT|' \
+      -e '/^sasl\./d' -e '/^listener\.name\.sasl_ssl\./d' \
+      -e '/^authorizer\.class\.name=/d' -e '/^allow\.everyone\.if\.no\.acl\.found=/d' -e '/^super\.users=/d' \
+      "$SERVER_PROPERTIES"
+  fi
 }
 
 # Every principal of libs/contracts' Kafka access table, and the administrator.
@@ -433,10 +456,11 @@ cmd_wait() {
 # launched before any is waited for, since none serves until a majority runs.
 ALREADY_RUNNING=false
 cmd_launch() {
-  # A broker of this script started before authentication (its rendered config is the one it
-  # runs with) is restarted with it; its data stays.
-  if broker_pid >/dev/null && ! grep -q '^listeners=SASL_SSL:' "$SERVER_PROPERTIES" 2>/dev/null; then
-    log "the broker on $HOST:$PORT runs without authentication: restarting it with it"
+  # A broker of this script started before authentication, or plaintext while this start asks
+  # for authentication or the reverse (its rendered config is the one it runs with), is restarted
+  # as asked; its data stays.
+  if broker_pid >/dev/null && ! grep -q "^listeners=$CLIENT_LISTENER:" "$SERVER_PROPERTIES" 2>/dev/null; then
+    log "the broker on $HOST:$PORT does not run with $CLIENT_LISTENER clients: restarting it so"
     cmd_stop
   fi
   if port_open "$PORT"; then
@@ -476,7 +500,8 @@ cmd_launch() {
 cmd_start() {
   cmd_launch
   # A broker that already answers was waited for by whoever started it.
-  $ALREADY_RUNNING || { cmd_wait && ensure_scram_users; }
+  # A plaintext broker checks no credentials: it gets none.
+  $ALREADY_RUNNING || { cmd_wait && { [[ $PLAINTEXT == true ]] || ensure_scram_users; }; }
 }
 
 # A new random password for one principal: its SCRAM credential changes at once (connections

@@ -23,12 +23,15 @@ function natsDir(port) {
 /**
  * The NATS server of the stack that listens on `port`: its folder, CA and passwords (made on first
  * use), and the variables each process connects with. Synchronous, so a layout has them at once.
+ * `unsecured`: no TLS and no users, for the benchmark of what they cost only; its processes
+ * connect with BUS_SECURITY_OFF_BENCH_ONLY=true, without which they refuse such a server.
  */
-function natsServer(port, subjectPrefix, { harness = false } = {}) {
+function natsServer(port, subjectPrefix, { harness = false, unsecured = false } = {}) {
   const dir = natsDir(port);
   fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
-  ensureCertificates(dir);
   const url = `nats://127.0.0.1:${port}`;
+  if (unsecured) return { port, dir, url, subjectPrefix, unsecured, envOf: () => ({ NATS_SERVERS: url }) };
+  ensureCertificates(dir);
   const caFile = path.join(dir, 'ca.pem');
   const envOf = (identity) => ({ NATS_SERVERS: url, NATS_USER: identity, NATS_PASSWORD_FILE: passwordFile(dir, identity), NATS_TLS_CA_FILE: caFile });
   return { port, dir, url, subjectPrefix, caFile, envOf, harness };
@@ -36,6 +39,7 @@ function natsServer(port, subjectPrefix, { harness = false } = {}) {
 
 /** Generates the server's configuration from libs/contracts (TypeScript, run through SWC as libs/contracts' own generators are). */
 function writeServerConfig(server) {
+  if (server.unsecured) return writeUnsecuredConfig(server);
   const options = {
     listen: `127.0.0.1:${server.port}`,
     subjectPrefix: server.subjectPrefix,
@@ -52,6 +56,16 @@ function writeServerConfig(server) {
   const changed = !fs.existsSync(file) || fs.readFileSync(file, 'utf8') !== result.stdout;
   if (changed) writeSecret(file, result.stdout);
   return { file, changed, pidFile: options.pidFile };
+}
+
+/** The benchmark's server without TLS and users: where it listens and writes its pid, nothing else. */
+function writeUnsecuredConfig(server) {
+  const pidFile = path.join(server.dir, 'nats.pid');
+  const text = `# No TLS, no users: the benchmark of what they cost only (BUS_SECURITY_OFF_BENCH_ONLY).\n${JSON.stringify({ listen: `127.0.0.1:${server.port}`, pid_file: pidFile }, null, 2)}\n`;
+  const file = path.join(server.dir, 'nats.conf');
+  const changed = !fs.existsSync(file) || fs.readFileSync(file, 'utf8') !== text;
+  if (changed) writeSecret(file, text);
+  return { file, changed, pidFile };
 }
 
 /**
@@ -71,11 +85,20 @@ async function ensureNatsServer(server, natsServerBinary) {
   await waitForPort(server.port, `nats-server (configuration ${config.file})`);
 }
 
+/** Stops a server that `ensureNatsServer` started (the security benchmark's own, once measured). */
+async function stopNatsServer(server) {
+  const pid = runningPid(path.join(server.dir, 'nats.pid'));
+  if (!pid) return;
+  process.kill(pid, 'SIGTERM');
+  while (runningPid(path.join(server.dir, 'nats.pid')) && (await canConnect('127.0.0.1', server.port))) await new Promise((resolve) => setTimeout(resolve, 100));
+}
+
 /**
  * nats.js `connect` options for a script that speaks NATS itself (the benchmarks' load and
  * stand-ins), from a process's variables: as libs/rpc's natsConnectionOptions, which it cannot load.
  */
 function natsClientOptions(env) {
+  if (!env.NATS_USER && env.BUS_SECURITY_OFF_BENCH_ONLY === 'true') return { servers: env.NATS_SERVERS.split(','), inboxPrefix: '_INBOX' };
   const user = env.NATS_USER;
   return {
     servers: env.NATS_SERVERS.split(','),
@@ -86,7 +109,7 @@ function natsClientOptions(env) {
   };
 }
 
-module.exports = { NATS_PORT, CLUSTER_NATS_PORT, TEST_NATS, IDENTITIES, natsServer, ensureNatsServer, natsClientOptions };
+module.exports = { NATS_PORT, CLUSTER_NATS_PORT, TEST_NATS, IDENTITIES, natsServer, ensureNatsServer, stopNatsServer, natsClientOptions };
 
 // `node tools/stack/nats.cjs test-server`: the unit and integration suites' server, started if
 // needed; prints the variables that reach it (paths only, never a password). Jest's global setup runs it.

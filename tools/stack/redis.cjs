@@ -18,9 +18,20 @@ const RATE_LIMIT_ACL = '~petstore:rate:* resetchannels -@all +evalsha +eval +set
 /** The stack tools' own user, to load a changed ACL file (a rotated password) into the running server. */
 const ADMIN_USER = 'admin';
 
-function redisServer(port) {
-  const dir = path.join(CACHE, `redis-${port}`);
+/** Where the Redis on `port` keeps its configuration, secrets and pid file (`redis.pid`). */
+function redisDir(port) {
+  return path.join(CACHE, `redis-${port}`);
+}
+
+/**
+ * `unsecured`: no TLS and no ACL user (the default user, without a password), for the benchmark of
+ * what they cost only; the gateway connects to it with BUS_SECURITY_OFF_BENCH_ONLY=true, without
+ * which it refuses such a Redis.
+ */
+function redisServer(port, { unsecured = false } = {}) {
+  const dir = redisDir(port);
   fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
+  if (unsecured) return { port, dir, unsecured, gatewayEnv: { RATE_LIMIT_REDIS_URL: `redis://127.0.0.1:${port}` } };
   ensureCertificates(dir);
   const caFile = path.join(dir, 'ca.pem');
   const gatewayEnv = {
@@ -37,6 +48,13 @@ function hashOf(file) {
 }
 
 function writeConfig(server) {
+  const file = path.join(server.dir, 'redis.conf');
+  const pidFile = path.join(server.dir, 'redis.pid');
+  const common = ['bind 127.0.0.1', `pidfile ${pidFile}`, `dir ${server.dir}`, 'save ""', 'appendonly no'];
+  if (server.unsecured) {
+    writeSecret(file, [...common, `port ${server.port}`, ''].join('\n'));
+    return { file, pidFile, changed: false };
+  }
   const acl = [
     'user default off',
     `user ${RATE_LIMIT_USER} on #${hashOf(server.gatewayEnv.RATE_LIMIT_REDIS_PASSWORD_FILE)} ${RATE_LIMIT_ACL}`,
@@ -46,13 +64,11 @@ function writeConfig(server) {
   const aclFile = path.join(server.dir, 'users.acl');
   const changed = !fs.existsSync(aclFile) || fs.readFileSync(aclFile, 'utf8') !== acl;
   if (changed) writeSecret(aclFile, acl);
-  const file = path.join(server.dir, 'redis.conf');
-  const pidFile = path.join(server.dir, 'redis.pid');
   const at = (name) => path.join(server.dir, name);
   writeSecret(
     file,
     [
-      'bind 127.0.0.1',
+      ...common,
       'port 0',
       `tls-port ${server.port}`,
       `tls-cert-file ${at('server.pem')}`,
@@ -60,10 +76,6 @@ function writeConfig(server) {
       `tls-ca-cert-file ${at('ca.pem')}`,
       'tls-auth-clients no',
       `aclfile ${aclFile}`,
-      `pidfile ${pidFile}`,
-      `dir ${server.dir}`,
-      'save ""',
-      'appendonly no',
       '',
     ].join('\n'),
   );
@@ -105,7 +117,16 @@ async function ensureRedisServer(server, redisServerBinary) {
   await waitForPort(server.port, `redis-server (configuration ${config.file})`);
 }
 
-module.exports = { REDIS_PORT, TEST_REDIS_PORT, RATE_LIMIT_USER, RATE_LIMIT_ACL, redisServer, ensureRedisServer };
+/** Stops a server that `ensureRedisServer` started (the security benchmark's own, once measured). */
+async function stopRedisServer(server) {
+  const pidFile = path.join(server.dir, 'redis.pid');
+  const pid = runningPid(pidFile);
+  if (!pid) return;
+  process.kill(pid, 'SIGTERM');
+  while (runningPid(pidFile) && (await canConnect('127.0.0.1', server.port))) await new Promise((resolve) => setTimeout(resolve, 100));
+}
+
+module.exports = { REDIS_PORT, TEST_REDIS_PORT, RATE_LIMIT_USER, RATE_LIMIT_ACL, redisDir, redisServer, ensureRedisServer, stopRedisServer };
 
 // `node tools/stack/redis.cjs test-server`: the suites' Redis, started if needed; prints the
 // gateway's variables (paths only, never a password). Jest's global setup runs it.

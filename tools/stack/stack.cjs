@@ -19,6 +19,9 @@ const DEV_API_KEY = 'dev-key-0123456789';
  * Ports and names of one stack; `offset` moves every port so a test stack can run beside a dev stack.
  * Each stack has a NATS server of its own (TLS, a user per process allowed its own subjects only);
  * its RPC subjects carry its namespace (the development stack's: `dev.`).
+ * `unsecured`: for the benchmark of what the bus's security costs only, a stack whose processes
+ * connect to `kafkaBrokers` (a plaintext broker) and to their NATS server without credentials or
+ * TLS, as BUS_SECURITY_OFF_BENCH_ONLY=true, which each of them requires for that, lets them.
  */
 function stackLayout({
   offset = 0,
@@ -28,13 +31,17 @@ function stackLayout({
   kafkaSecrets = kafkaSecretsDir(),
   subjectPrefix = namespace || 'dev.',
   natsPort = nats.NATS_PORT + offset,
+  unsecured = false,
 } = {}) {
-  const natsServer = nats.natsServer(natsPort, subjectPrefix);
+  const natsServer = nats.natsServer(natsPort, subjectPrefix, { unsecured });
+  // Who each process is to Kafka; with the bus unsecured, nobody.
+  const kafkaIdentity = unsecured ? () => ({}) : (principal) => kafkaCredentials(kafkaSecrets, principal);
   const rpcTransport = (identity) => ({
     RPC_TRANSPORT: process.env.RPC_TRANSPORT ?? 'nats',
     ...(process.env.RPC_TRANSPORT === 'tcp' ? { RPC_TCP_BENCH_ONLY: process.env.RPC_TCP_BENCH_ONLY } : {}),
     NATS_SUBJECT_PREFIX: subjectPrefix,
     ...natsServer.envOf(identity),
+    ...(unsecured ? { BUS_SECURITY_OFF_BENCH_ONLY: 'true' } : {}),
   });
   const http = { gateway: 3000, catalog: 3001, orders: 3002, inventory: 3003 };
   const rpc = { catalog: 4001, orders: 4002, inventory: 4003 };
@@ -54,7 +61,7 @@ function stackLayout({
       KAFKA_BROKERS: kafkaBrokers,
       KAFKA_NAMESPACE: namespace,
       // Each service is its own Kafka principal, allowed only its own topics and group.
-      ...kafkaCredentials(kafkaSecrets, name),
+      ...kafkaIdentity(name),
       CATALOG_RPC: rpcAddress('catalog'),
       ...rpcTransport(name),
     };
@@ -72,7 +79,7 @@ function stackLayout({
   const urls = Object.fromEntries(APPS.map((name) => [name, `http://127.0.0.1:${port(http[name])}`]));
   // Where each process serves GET /metrics: the services on their HTTP port, the gateway on METRICS_PORT.
   const metricsUrls = { ...urls, gateway: `http://127.0.0.1:${envs.gateway.METRICS_PORT}` };
-  return { envs, urls, metricsUrls, kafkaSecrets, nats: natsServer };
+  return { envs, urls, metricsUrls, kafkaSecrets: unsecured ? undefined : kafkaSecrets, nats: natsServer };
 }
 
 const CACHE = process.env.PETSTORE_CACHE ?? path.join(os.homedir(), '.cache/petstore');
@@ -155,10 +162,12 @@ const E2E_KAFKA = {
   dataDir: path.join(CACHE, 'kafka-data-e2e'),
 };
 
+/** `broker.plaintext`: the security benchmark's broker, which admits anyone (scripts/kafka.sh KAFKA_PLAINTEXT). */
 function kafka(command, broker) {
   const env = { ...process.env };
   if (broker) {
     Object.assign(env, { KAFKA_PORT: String(broker.port), KAFKA_CONTROLLER_PORT: String(broker.controllerPort), KAFKA_DATA_DIR: broker.dataDir });
+    if (broker.plaintext) Object.assign(env, { KAFKA_PLAINTEXT: 'true', BUS_SECURITY_OFF_BENCH_ONLY: 'true' });
   }
   const result = spawnSync('bash', [path.join(ROOT, 'scripts/kafka.sh'), command], { stdio: 'inherit', env });
   if (result.status !== 0) throw new Error(`Kafka ${command} failed (see the messages above)`);
@@ -189,10 +198,17 @@ function runMigrations(layout, extraEnv = {}) {
     });
     if (result.status !== 0) throw new Error(`Migrations of ${name} failed`);
   }
-  // Kafka's topics and ACLs are provisioned alike, before any service starts, as the administrator.
+  provisionKafka(layout, extraEnv);
+}
+
+/**
+ * Kafka's topics and ACLs, provisioned like the databases before any service starts, as the
+ * administrator (an unsecured layout's plaintext broker knows no one: there, anonymously).
+ */
+function provisionKafka(layout, extraEnv = {}) {
   const result = spawnSync(process.execPath, [mainOf(SERVICES[0]), 'kafka-provision'], {
     stdio: 'inherit',
-    env: { ...process.env, ...extraEnv, ...layout.envs[SERVICES[0]], ...kafkaCredentials(layout.kafkaSecrets, 'admin') },
+    env: { ...process.env, ...extraEnv, ...layout.envs[SERVICES[0]], ...(layout.kafkaSecrets ? kafkaCredentials(layout.kafkaSecrets, 'admin') : {}) },
   });
   if (result.status !== 0) throw new Error('Provisioning the Kafka topics and ACLs failed');
 }
@@ -322,6 +338,7 @@ module.exports = {
   build,
   mainOf,
   runMigrations,
+  provisionKafka,
   dropDatabases,
   startProcess,
   stopProcess,
