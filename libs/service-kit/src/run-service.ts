@@ -37,16 +37,18 @@ export function runService<C extends ServiceConfig>(service: ServiceDefinition<C
     return;
   }
   if (process.argv[2] === 'kafka-provision') {
-    runKafkaProvision(service);
+    const config = readKafkaConfig(service);
+    kafkaProvisionCommand(service.name, config).then(process.exit, exitOnFailure(service.name));
+    return;
+  }
+  if (process.argv[2] === 'dlt') {
+    const config = readKafkaConfig(service);
+    deadLetterCommand(service.name, config, process.argv.slice(3)).then(process.exit, exitOnFailure(service.name));
     return;
   }
   const config = readConfigOrExit(service.configShape);
   useProcessLogger({ service: service.name, level: config.logLevel });
-  const run = async (): Promise<void> => {
-    if (process.argv[2] === 'dlt') process.exit(await deadLetterCommand(service.name, config, process.argv.slice(3)));
-    await bootstrapService(service.appModule(config), config, service.name);
-  };
-  run().catch(exitOnFailure(service.name));
+  bootstrapService(service.appModule(config), config, service.name).catch(exitOnFailure(service.name));
 }
 
 /**
@@ -76,29 +78,27 @@ function exitOnFailure(name: string): (error: unknown) => void {
   };
 }
 
+type KafkaSettings = Pick<ServiceConfig, 'logLevel' | 'kafkaBrokers' | 'kafkaNamespace' | 'kafkaPrincipal'>;
+
 /**
- * `main.js kafka-provision` reads the Kafka settings alone, like migrate its database's.
+ * `main.js kafka-provision` and `main.js dlt` read the Kafka settings alone, like migrate its
+ * database's: they are run as other principals (the administrator, dead-letters) and are given
+ * no database or NATS credentials.
+ */
+function readKafkaConfig<C extends ServiceConfig>(service: ServiceDefinition<C>): KafkaSettings {
+  const { logLevel, kafkaBrokers, kafkaNamespace, kafkaPrincipal } = service.configShape;
+  const shape: ConfigShape<KafkaSettings> = { logLevel, kafkaBrokers, kafkaNamespace, kafkaPrincipal };
+  const config = readConfigOrExit(shape);
+  useProcessLogger({ service: service.name, level: config.logLevel });
+  return config;
+}
+
+/**
  * Creates the namespace's topics and every principal's ACLs (libs/contracts' Kafka access table),
  * then exits. Run once per deployment before the services start, as the administrator
  * (KAFKA_SASL_USERNAME=admin): no service may create topics or ACLs itself.
  */
-function runKafkaProvision<C extends ServiceConfig>(service: ServiceDefinition<C>): void {
-  const { logLevel, kafkaBrokers, kafkaNamespace, kafkaPrincipal } = service.configShape;
-  const shape: ConfigShape<Pick<ServiceConfig, 'logLevel' | 'kafkaBrokers' | 'kafkaNamespace' | 'kafkaPrincipal'>> = {
-    logLevel,
-    kafkaBrokers,
-    kafkaNamespace,
-    kafkaPrincipal,
-  };
-  const config = readConfigOrExit(shape);
-  useProcessLogger({ service: service.name, level: config.logLevel });
-  kafkaProvisionCommand(service.name, config).then(process.exit, exitOnFailure(service.name));
-}
-
-async function kafkaProvisionCommand(
-  name: string,
-  config: Pick<ServiceConfig, 'kafkaBrokers' | 'kafkaNamespace' | 'kafkaPrincipal'>,
-): Promise<number> {
+async function kafkaProvisionCommand(name: string, config: KafkaSettings): Promise<number> {
   const admin = createKafkaClient({ clientId: `${name}.kafka-provision`, brokers: config.kafkaBrokers, logLevel: LogLevel.ERROR }).admin();
   await admin.connect();
   try {
@@ -111,7 +111,7 @@ async function kafkaProvisionCommand(
 }
 
 /** `dlt list|show|replay|purge` on this service's dead-letter topic. */
-function deadLetterCommand(name: string, config: ServiceConfig, args: string[]): Promise<number> {
+function deadLetterCommand(name: string, config: KafkaSettings, args: string[]): Promise<number> {
   const kafka = createKafkaClient({ clientId: `${name}.dead-letter-tools`, brokers: config.kafkaBrokers, logLevel: LogLevel.ERROR });
   const tools = {
     kafka,
