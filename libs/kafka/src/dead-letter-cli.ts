@@ -75,11 +75,34 @@ export async function runDeadLetterCommand(
       }
     }
   } catch (error) {
-    err.write(`dlt ${command}: ${error instanceof Error ? error.message : String(error)}\n`);
+    err.write(`dlt ${command}: ${error instanceof Error ? error.message : String(error)}${refusedHint(error)}\n`);
     return 1;
   }
   err.write(`${USAGE}\n`);
   return 2;
+}
+
+interface KafkaFailure {
+  name?: string;
+  type?: string;
+  cause?: KafkaFailure;
+  errors?: KafkaFailure[];
+}
+
+/**
+ * The broker's refusal, told as what to do: kafkajs reports a refused consumer group only as a
+ * coordinator it could not find, which reads like an outage.
+ */
+function refusedHint(error: unknown): string {
+  const refused = (failure: KafkaFailure | undefined): boolean =>
+    !!failure &&
+    (failure.name === 'KafkaJSGroupCoordinatorNotFound' ||
+      !!failure.type?.endsWith('_AUTHORIZATION_FAILED') ||
+      refused(failure.cause) ||
+      (failure.errors ?? []).some(refused));
+  return refused(error as KafkaFailure)
+    ? ' (the broker refused this principal: dlt runs as KAFKA_SASL_USERNAME=dead-letters, whose rights cover the dead-letter topics and their tools\' groups)'
+    : '';
 }
 
 function summary(letter: DeadLetter) {

@@ -1,7 +1,14 @@
 import { randomBytes } from 'node:crypto';
-import { KAFKA_ADMIN_PRINCIPAL, kafkaAccessTable, kafkaPrincipals, type KafkaAcl, type KafkaPrincipal } from '@petstore/contracts';
+import {
+  KAFKA_ADMIN_PRINCIPAL,
+  deadLetterTopic,
+  kafkaAccessTable,
+  kafkaPrincipals,
+  type KafkaAcl,
+  type KafkaPrincipal,
+} from '@petstore/contracts';
 import type { Admin, Kafka } from 'kafkajs';
-import { LogLevel, createKafkaClient, principalSecurity, provisionKafka, type KafkaSecurity } from '.';
+import { LogLevel, createKafkaClient, principalSecurity, provisionKafka, runDeadLetterCommand, type KafkaSecurity } from '.';
 
 // Each refusal is one round trip, but a consumer's refusal comes only after its group's join.
 jest.setTimeout(60_000);
@@ -157,6 +164,32 @@ describe('Kafka access: each principal may do its own job and nothing else', () 
       const security = principalSecurity(secretsDir, principal);
       const wrong = client(`${namespace}${principal}-wrong`, { ...security, sasl: { username: principal, password: 'wrong' } }).admin();
       expect(await outcome(() => wrong.connect())).toBe('KafkaJSSASLAuthenticationError');
+    });
+  });
+
+  describe('dlt', () => {
+    const dlt = async (principal: string): Promise<{ code: number; output: string }> => {
+      let output = '';
+      const tools = {
+        kafka: as(principal),
+        topic: `${namespace}${deadLetterTopic('orders')}`,
+        toolsGroupId: `${namespace}orders.dead-letter-tools`,
+      };
+      const code = await runDeadLetterCommand(tools, ['list', '--json'], { write: (text: string) => (output += text) });
+      return { code, output };
+    };
+
+    it('lists as dead-letters', async () => {
+      const { code, output } = await dlt('dead-letters');
+      expect(code).toBe(0);
+      // produceAll wrote to every topic, the dead-letter topics included (orders' own test writes its too).
+      expect(JSON.parse(output)).toEqual(expect.arrayContaining([expect.objectContaining({ key: 'spec', value: 'spec' })]));
+    });
+
+    it("is refused as the service's own principal, with a message that names the principal to use", async () => {
+      const { code, output } = await dlt('orders');
+      expect(code).toBe(1);
+      expect(output).toContain('KAFKA_SASL_USERNAME=dead-letters');
     });
   });
 
