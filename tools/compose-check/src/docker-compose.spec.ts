@@ -77,6 +77,14 @@ const operatorEnv: Env = {
   API_KEYS: '[{"name":"ops","sha256":"0000000000000000000000000000000000000000000000000000000000000000","scopes":["*"]}]',
 };
 const resolved = interpolateDeep(compose, operatorEnv);
+/** The kafka-cluster profile's settings (deploy/compose/kafka-cluster.env), and the file as they resolve it. */
+const clusterEnv: Env = Object.fromEntries(
+  read('deploy/compose/kafka-cluster.env')
+    .split(/\r?\n/)
+    .filter((line) => /^[A-Z_][A-Z0-9_]*=/.test(line))
+    .map((line) => [line.slice(0, line.indexOf('=')), line.slice(line.indexOf('=') + 1)]),
+);
+const cluster = interpolateDeep(compose, { ...operatorEnv, ...clusterEnv });
 
 const APP_SERVICES = ['catalog', 'orders', 'inventory', 'gateway'] as const;
 const DATABASE_SERVICES = ['catalog', 'orders', 'inventory'] as const;
@@ -690,13 +698,6 @@ describe('docker-compose.yml: NATS and Redis credentials (bus-secrets)', () => {
 
   describe('Kafka', () => {
     const firstKafkaRun = Object.fromEntries(kafkaCredentialPrincipals().map((principal) => [principal, file(`${kafkaCredentialsFolder(principal)}/${KAFKA_PASSWORD_FILE}`)]));
-    const clusterEnv = Object.fromEntries(
-      read('deploy/compose/kafka-cluster.env')
-        .split(/\r?\n/)
-        .filter((line) => /^[A-Z_][A-Z0-9_]*=/.test(line))
-        .map((line) => [line.slice(0, line.indexOf('=')), line.slice(line.indexOf('=') + 1)]),
-    );
-    const cluster = interpolateDeep(compose, { ...operatorEnv, ...clusterEnv });
     /** Every broker as one broker and as three resolve it. */
     const brokerEnvs = [
       ['kafka', environment(resolved.services.kafka)],
@@ -869,13 +870,6 @@ describe('docker-compose.yml at scale (`--scale gateway=N --scale orders=N …`)
   });
 
   describe('with the kafka-cluster settings', () => {
-    const clusterEnv = Object.fromEntries(
-      read('deploy/compose/kafka-cluster.env')
-        .split(/\r?\n/)
-        .filter((line) => /^[A-Z_][A-Z0-9_]*=/.test(line))
-        .map((line) => [line.slice(0, line.indexOf('=')), line.slice(line.indexOf('=') + 1)]),
-    );
-    const cluster = interpolateDeep(compose, { ...operatorEnv, ...clusterEnv });
     const brokers = ['kafka', ...CLUSTER_BROKERS];
 
     it('runs three KRaft nodes that all name the same three voters, each advertising its own service name', () => {
