@@ -33,6 +33,8 @@ export class NonRetriableError extends Error {
  * batch is applied as usual.
  */
 export interface RefusedMessage {
+  topic: string;
+  partition: number;
   offset: string;
   reason: NonRetriableError;
 }

@@ -19,7 +19,7 @@ import {
   type RefusedMessage,
 } from '@petstore/kafka';
 import { withLogContext } from '@petstore/observability';
-import { admit, type Admission } from './consumer-positions';
+import { admit, type Admissible, type Admission } from './consumer-positions';
 import { handledEvents, type EventHandlerOf } from './event-handler.decorator';
 import { MessagingKafka } from './messaging-kafka';
 import { consumerBatchSeconds, consumerEvents, consumerRefused } from './messaging.metrics';
@@ -61,9 +61,9 @@ interface Accepted extends Parsed {
 }
 
 /**
- * Turns the messages of one partition into handler calls, exactly once per event: the batch's
- * copies are dropped (see `admit`), consecutive events of one handler go to it as one set,
- * and everything, with the partition's new position, commits in one transaction.
+ * Turns fetched messages into handler calls, exactly once per event: the batch's copies are
+ * dropped (see `admit`), consecutive events of one handler go to it as one set, and
+ * everything, with each partition's new position, commits in one transaction.
  */
 @Injectable()
 export class EventDispatcher {
@@ -106,11 +106,13 @@ export class EventDispatcher {
     if (refused) throw refused.reason;
   }
 
-  /** Applies a partition's batch in one transaction; answers the messages refused, which the runner dead-letters. */
+  /**
+   * Applies a batch, which may span partitions (each in order), in one transaction; answers the
+   * messages refused, which the runner dead-letters.
+   */
   async dispatchBatch(messages: ConsumedMessage[]): Promise<RefusedMessage[]> {
     const startedAt = performance.now();
     const parsed = messages.map((message) => this.parse(message));
-    const { topic, partition } = messages[0];
     if (!parsed.some((one) => one.route)) {
       // Nothing here for this service: no transaction at all.
       for (const one of parsed) consumerEvents.inc({ topic: one.message.topic, type: one.type, outcome: 'skipped' });
@@ -125,7 +127,7 @@ export class EventDispatcher {
         const counted = parsed.filter((one) => one.route !== undefined && !one.refusal);
         const verdicts = await admit(
           em,
-          { consumer: this.options.producer, topic, partition, maxLead: this.maxPublicationLead },
+          { consumer: this.options.producer, maxLead: this.maxPublicationLead },
           counted.map(toAdmissible),
         );
         const admissionOf = new Map<Parsed, Admission>(counted.map((one, index) => [one, verdicts[index]]));
@@ -195,7 +197,12 @@ export class EventDispatcher {
     withLogContext(fields, () =>
       this.logger.error(`refused ${message.topic}[${message.partition}]@${message.offset} (${error}); it goes to the dead-letter topic`),
     );
-    return { offset: message.offset, reason: new NonRetriableError(error, { reported: true }) };
+    return {
+      topic: message.topic,
+      partition: message.partition,
+      offset: message.offset,
+      reason: new NonRetriableError(error, { reported: true }),
+    };
   }
 
   /**
@@ -319,8 +326,8 @@ export class EventDispatcher {
 }
 
 /** A message this service handles: read, so its id is known. */
-function toAdmissible({ envelope, source, seq }: Parsed): { eventId: string; source?: string; seq?: number } {
-  return { eventId: (envelope as EventEnvelope).eventId, source, seq };
+function toAdmissible({ message, envelope, source, seq }: Parsed): Admissible {
+  return { topic: message.topic, partition: message.partition, eventId: (envelope as EventEnvelope).eventId, source, seq };
 }
 
 /** Consecutive events of one handler, in order: each run is one call. */

@@ -480,6 +480,35 @@ describe('messaging (outbox relay and idempotent consumer) against PostgreSQL an
       ).toEqual([]);
     });
 
+    it('applies the partitions of one fetch together, each against its own position', async () => {
+      const source = '00000000-0000-4000-8000-000000000009';
+      const numbered = numberedBy(source);
+      // One outbox numbers across partitions: 1 on partition 0, 2 on 1, 3 on 2, sent in one request.
+      const events = [orderPlaced(709), orderPlaced(709), orderPlaced(709)];
+      const onPartition = (partition: number, event: EventEnvelope, seq: number) => ({ ...numbered(event, seq), partition });
+      await rawProducer.send({ topic: ordersTopic, messages: events.map((event, index) => onPartition(index, event, index + 1)) });
+      // Every copy comes again, before the next numbers, on every partition.
+      const markers = [orderPlaced(709), orderPlaced(709), orderPlaced(709)];
+      await rawProducer.send({
+        topic: ordersTopic,
+        messages: [
+          ...events.map((event, index) => onPartition(index, event, index + 1)),
+          ...markers.map((marker, index) => onPartition(index, marker, index + 4)),
+        ],
+      });
+
+      for (const marker of markers) await probe.waitFor(answerTo(marker));
+      for (const event of [...events, ...markers]) expect(await effects(event.eventId)).toHaveLength(1);
+      const positions = await orm.em
+        .fork()
+        .execute('select partition, last_seq from consumer_position where source = ? order by partition', [source]);
+      expect(positions).toEqual([
+        { partition: 0, last_seq: '4' },
+        { partition: 1, last_seq: '5' },
+        { partition: 2, last_seq: '6' },
+      ]);
+    });
+
     it('treats an outbox source that is no UUID as absent: the event is applied once, by its id, with the rest of its batch', async () => {
       const event = orderPlaced(706);
       const next = orderPlaced(706);
