@@ -20,10 +20,11 @@ export interface ConsumerRunnerOptions {
   topics: string[];
   handle(message: ConsumedMessage): Promise<void>;
   /**
-   * Optional: handles consecutive messages of one partition at once, in order, all or nothing
-   * (e.g. in one database transaction). When it throws, each of those messages is handled
-   * again on its own through `handle`, with the usual retries and dead-lettering. The messages
-   * it answers as refused go to the dead-letter topic, without another attempt.
+   * Optional: handles fetched messages at once, all or nothing (e.g. in one database
+   * transaction): those of every partition of a fetch, each partition's consecutive and in
+   * order. When it throws, each partition's messages are tried again on their own, and then
+   * each message through `handle`, with the usual retries and dead-lettering. The messages it
+   * answers as refused go to the dead-letter topic, without another attempt.
    */
   handleBatch?(messages: ConsumedMessage[]): Promise<RefusedMessage[] | void>;
   /** Most messages given to one `handleBatch` call (default 500). */
@@ -35,7 +36,10 @@ export interface ConsumerRunnerOptions {
   backoff?: Backoff;
   /** Where a group without committed offsets starts (default true: nothing published before it first ran is lost). */
   fromBeginning?: boolean;
-  /** Partitions handled at once (default 3, the partitions of a topic); one partition is always handled in order. */
+  /**
+   * Partitions handled at once (default 32: every partition a member holds, so that all the
+   * batches of a fetch reach `handleBatch` together); one partition is always handled in order.
+   */
   partitionsConsumedConcurrently?: number;
   /**
    * Commit the resolved offsets at most this often instead of after every batch (default: after

@@ -1,7 +1,7 @@
 import { crashPoint } from '@petstore/config';
 import { processLogger } from '@petstore/observability';
 import type { EachBatchPayload, Kafka, KafkaMessage } from 'kafkajs';
-import { handledAsOne } from './batch-fallback';
+import { BatchGatherer } from './batch-gatherer';
 import type { ConsumerRunnerOptions, RunnerLogger, RunningConsumer } from './consumer-options';
 import { restartAfterCrashes } from './crash-restarts';
 import { DeadLetterProducer } from './dead-letter-producer';
@@ -20,7 +20,8 @@ const processRunnerLogger: RunnerLogger = {
 
 /**
  * Consumes `topics` in group `groupId`, each partition in order: one message at a time, or
- * runs of fetched messages at once through `handleBatch` when given (batch-fallback.ts). A
+ * the fetched messages of every partition of a fetch at once through `handleBatch` when given
+ * (batch-gatherer.ts, batch-fallback.ts). A
  * handler error is retried in process with backoff; after the last attempt (or at once for a
  * NonRetriableError) the original message goes to the dead-letter topic and its offset is
  * committed, so one bad message never blocks its partition (message-retries.ts). Offsets are
@@ -39,7 +40,7 @@ export async function runConsumer(kafka: Kafka, options: ConsumerRunnerOptions):
     maxAttempts = 5,
     backoff = { initialMs: 50, maxMs: 1000 },
     fromBeginning = true,
-    partitionsConsumedConcurrently = 3,
+    partitionsConsumedConcurrently = 32,
     maxWaitTimeInMs = 1000,
     commitIntervalMs,
     logger = processRunnerLogger,
@@ -65,6 +66,7 @@ export async function runConsumer(kafka: Kafka, options: ConsumerRunnerOptions):
     allowAutoTopicCreation: false,
     retry: { initialRetryTime: 100, maxRetryTime: 2000, retries: 5 },
   });
+  const gatherer = handleBatch && new BatchGatherer(handleBatch, logger);
   const deadLetters = new DeadLetterProducer(kafka, deadLetterTopic, groupId);
   const retries = { maxAttempts, backoff, logger, observer, deadLetters };
   const membership = new MembershipWatch(SESSION_TIMEOUT_MS);
@@ -111,7 +113,7 @@ export async function runConsumer(kafka: Kafka, options: ConsumerRunnerOptions):
       const chunk = messages.slice(start, start + maxBatchSize);
       const last = chunk[chunk.length - 1].offset;
       const ours = chunk.filter(isForThisGroup);
-      const refused = handleBatch && ours.length > 1 && (await handledAsOne(handleBatch, topic, partition, ours, logger));
+      const refused = gatherer && ours.length > 0 && (await gatherer.handle(topic, partition, ours));
       if (refused) {
         // The batch handler logged why; the rest of the batch is applied. A crash before these are sent refuses them again on redelivery.
         for (const { offset, reason } of refused) {

@@ -201,6 +201,81 @@ describe('@petstore/kafka against the broker', () => {
     expect(batches[0]).toEqual(values);
   });
 
+  it('hands the batches of every partition of a fetch to handleBatch at once, each in order; a failing one is retried per partition', async () => {
+    const gatherTopic = namespaced(namespace, 'kafka-spec-gather');
+    const gatherDeadLetters = namespaced(namespace, 'kafka-spec-gather.dead-letter');
+    await provisionTopics(admin, [gatherTopic, gatherDeadLetters], { partitions: 3, replicationFactor: 1, minInsyncReplicas: 1 });
+    const committed: string[] = [];
+    const calls: ConsumedMessage[][] = [];
+    const deadLettered = new Collector();
+    running.push(
+      await runConsumer(kafka, {
+        groupId: namespaced(namespace, 'kafka-spec-gather-dlt'),
+        topics: [gatherDeadLetters],
+        deadLetterTopic: namespaced(namespace, 'unused'),
+        handle: async (message) => deadLettered.add(message),
+      }),
+    );
+    const runs = [
+      ['a1', 'a2', 'a3'],
+      ['b1', 'refused', 'b2'],
+      ['c1', 'poison', 'c2'],
+    ];
+    // Everything is on the topic before the consumer starts, so its first fetch holds all three partitions.
+    await sendAll(producer, [
+      { topic: gatherTopic, messages: runs.flatMap((values, partition) => values.map((value) => ({ partition, value }))) },
+    ]);
+    running.push(
+      await runConsumer(kafka, {
+        groupId: namespaced(namespace, 'kafka-spec-gather'),
+        topics: [gatherTopic],
+        deadLetterTopic: gatherDeadLetters,
+        maxAttempts: 2,
+        backoff: { initialMs: 10, maxMs: 20 },
+        logger: { warn: () => undefined, error: () => undefined },
+        handleBatch: async (messages) => {
+          calls.push(messages);
+          // All or nothing: a failing batch leaves no effect behind.
+          if (messages.some((message) => text(message) === 'poison')) throw new Error('cannot handle poison');
+          const refused = messages.filter((message) => text(message) === 'refused');
+          committed.push(...messages.filter((message) => text(message) !== 'refused').map(text));
+          return refused.map(({ topic, partition, offset }) => ({
+            topic,
+            partition,
+            offset,
+            reason: new NonRetriableError('refused by the handler'),
+          }));
+        },
+        handle: async (message) => {
+          if (text(message) === 'poison') throw new Error('cannot handle poison');
+          committed.push(text(message));
+        },
+      }),
+    );
+
+    await deadLettered.waitFor((m) => text(m) === 'poison');
+    await deadLettered.waitFor((m) => text(m) === 'refused');
+    await new Promise<void>((resolve) => {
+      const timer = setInterval(() => {
+        if (committed.length < 7) return;
+        clearInterval(timer);
+        resolve();
+      }, 10);
+    });
+    // One call for the whole fetch, every partition's run in order.
+    const first = calls[0];
+    expect(new Set(first.map((message) => message.partition))).toEqual(new Set([0, 1, 2]));
+    for (const [partition, values] of runs.entries()) {
+      expect(first.filter((message) => message.partition === partition).map(text)).toEqual(values);
+    }
+    // It failed, so each partition went on its own: two applied whole (less what was refused), the third one by one.
+    expect(committed.filter((value) => value.startsWith('a'))).toEqual(['a1', 'a2', 'a3']);
+    expect(committed.filter((value) => value.startsWith('b'))).toEqual(['b1', 'b2']);
+    expect(committed.filter((value) => value.startsWith('c'))).toEqual(['c1', 'c2']);
+    expect(committed).toHaveLength(7);
+    expect(deadLettered.messages.map(text).sort()).toEqual(['poison', 'refused']);
+  });
+
   it('with a commit interval, commits the handled offsets once it has passed, also with no more traffic, not after every batch', async () => {
     const intervalTopic = namespaced(namespace, 'kafka-spec-interval');
     const groupId = namespaced(namespace, 'kafka-spec-interval');
