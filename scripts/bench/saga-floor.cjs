@@ -89,7 +89,7 @@ async function consume(topic, handle, committed = () => undefined) {
   await consumer.connect();
   await consumer.subscribe({ topic, fromBeginning: true });
   await consumer.run({
-    partitionsConsumedConcurrently: 3,
+    partitionsConsumedConcurrently: 32,
     eachBatch: async ({ batch }) => {
       const events = batch.messages.map((message) => JSON.parse(message.value.toString()));
       const client = await pool.connect();
