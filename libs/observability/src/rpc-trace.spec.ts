@@ -70,6 +70,24 @@ describe('the trace context of an RPC payload', () => {
     expect(failed.status).toEqual({ code: SpanStatusCode.ERROR, message: 'Connection closed' });
   });
 
+  it('hands on a request the sampler dropped as not sampled, so the service records nothing of it either', async () => {
+    const notSampled = propagation.extract(ROOT_CONTEXT, { traceparent: TRACEPARENT.replace(/-01$/, '-00') });
+    const request = requestTracer.startSpan('POST /v1/store/orders', {}, notSampled);
+    expect(request.isRecording()).toBe(false);
+    const handled = await context.with(trace.setSpan(notSampled, request), () =>
+      traceRpcCall({ service: 'orders', method: 'orders.place' }, { requestId: 'r-1' }, async (payload: { requestId: string } & RpcTraceFields) => {
+        expect(payload.traceparent).toMatch(/^00-0af7651916cd43dd8448eb211c80319c-[0-9a-f]{16}-00$/);
+        return traceRpcHandling({ service: 'orders', method: 'orders.place' }, payload, () => {
+          const active = trace.getActiveSpan();
+          return { traceId: active?.spanContext().traceId, recording: active?.isRecording(), carried: withRpcTraceFields({}, context.active()).traceparent };
+        });
+      }),
+    );
+    // The handler runs in the caller's trace, not sampled: what it writes carries that on.
+    expect(handled).toEqual({ traceId: '0af7651916cd43dd8448eb211c80319c', recording: false, carried: expect.stringMatching(/-00$/) });
+    expect(exported.getFinishedSpans()).toEqual([]);
+  });
+
   it('traces nothing outside a request: no client span, no traceparent, no server span', async () => {
     const sent = await traceRpcCall({ service: 'orders', method: 'health.check' }, { requestId: 'r-1' }, async (payload) => payload);
     expect(sent).toEqual({ requestId: 'r-1' });

@@ -46,8 +46,10 @@ export function traceRpcCall<R extends object, T>(callee: RpcCallee, request: R,
       ...(callee.port !== undefined && { 'server.port': callee.port }),
     },
   });
-  if (!span.isRecording()) return send(request);
   const spanContext = trace.setSpan(context.active(), span);
+  // A request the sampler dropped still hands on its trace id, marked not sampled: the service
+  // then drops its spans too (and logs the same trace id) instead of starting a trace of its own.
+  if (!span.isRecording()) return send(withRpcTraceFields(request, spanContext));
   return settle(span, context.with(spanContext, () => send(withRpcTraceFields(request, spanContext))));
 }
 
@@ -56,7 +58,9 @@ export function traceRpcHandling<T>(callee: RpcCallee, request: unknown, handle:
   const parent = rpcCallerContext(request);
   if (!trace.getSpan(parent)) return handle();
   const span = rpcTracer.startSpan(`${callee.service}/${callee.method}`, { kind: SpanKind.SERVER, attributes: rpcAttributes(callee) }, parent);
-  if (!span.isRecording()) return handle();
+  // Not sampled: no span to end, but the handling stays in the caller's trace, so what it writes
+  // (an outbox row's traceparent) is not sampled either and its logs carry the trace id.
+  if (!span.isRecording()) return context.with(trace.setSpan(parent, span), handle);
   let result: T;
   try {
     result = context.with(trace.setSpan(parent, span), handle);
