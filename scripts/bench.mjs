@@ -928,7 +928,7 @@ function writeReport(results) {
   }
   if (results.tracing) {
     const t = results.tracing;
-    out.push('', `### Tracing on vs off (saga capacity as above, run one after the other; on = every process exporting OTLP/HTTP JSON to a receiver in the benchmark process)`, '');
+    out.push('', `### Tracing on vs off (saga capacity as above, run one after the other; on = every process exporting OTLP/HTTP protobuf to a receiver in the benchmark process)`, '');
     const row = (name, c) => [name, c.placedPerSecond, `**${c.decidedPerSecond}**`, c.decisionP50, c.decisionP99, c.failed, cpuTotal(c)];
     out.push(...table(['tracing', 'placed/s', 'decided/s', 'placed→decided p50 ms', 'p99 ms', 'failed', 'CPU ms per order'], [row('off', t.off), row('on', t.on)]));
     out.push('', `On / off: **${t.onToOff}**; ${t.spansReceived} spans received (${t.spansPerOrder} per order).`);

@@ -1,5 +1,6 @@
 import { EventEmitter } from 'node:events';
 import { Inject, Injectable, Logger } from '@nestjs/common';
+import { context, ROOT_CONTEXT } from '@opentelemetry/api';
 import { MikroORM } from '@mikro-orm/postgresql';
 import { backoffDelay } from '@petstore/backoff';
 import { crashPoint } from '@petstore/config';
@@ -100,9 +101,19 @@ export class OutboxRelay {
     this.session.start();
   }
 
-  /** Publish what is waiting, soon. Cheap and safe to call often: calls coalesce. */
+  /**
+   * Publish what is waiting, soon. Cheap and safe to call often: calls coalesce.
+   * A writer wakes the relay from its request's context; the relay's own work runs outside it.
+   * Else its claim statements (each for the rows of many requests) were pg spans in the trace of
+   * whichever request woke it, and the drains that followed stayed in that trace too. The relay
+   * shows in each event's trace as the send span, made from the row's own traceparent.
+   */
   wake(): void {
     if (!this.started) return;
+    context.with(ROOT_CONTEXT, () => this.wakeOutsideCallersTrace());
+  }
+
+  private wakeOutsideCallersTrace(): void {
     if (!this.leading) {
       this.notifyLeader();
       return;

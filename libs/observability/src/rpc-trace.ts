@@ -8,12 +8,10 @@ export interface RpcTraceFields {
   tracestate?: string;
 }
 
-/** Who answers a call: the service and the pattern's `cmd`; the address on the calling side. */
+/** Who answers a call: the service and the pattern's `cmd`. */
 export interface RpcCallee {
   service: string;
   method: string;
-  host?: string;
-  port?: number;
 }
 
 /** The payload with the trace context of `ctx` added (unchanged when nothing traces). */
@@ -32,23 +30,27 @@ export function rpcCallerContext(request: unknown): Context {
 }
 
 /**
- * The calling side: `send` runs in an RPC client span and gets the payload carrying that
- * span's context, so the service's server span, and whatever it writes, joins the caller's trace.
- * Traces start at a request: a call made outside one (the readiness probe's) is not traced.
+ * The calling side: the payload carries the caller's trace context, so the service's server
+ * span, and whatever it writes, joins the caller's trace. Traces start at a request: a call made
+ * outside one (the readiness probe's) is not traced. A request the sampler dropped hands on its
+ * trace marked not sampled: the service then records nothing of it either (and logs the same
+ * trace id) instead of starting a trace of its own.
+ *
+ * No client span: the caller is the gateway's HTTP request span, whose work is the call, so a
+ * client span lasted as long, said what the server span says (`rpc.*`), and was half the
+ * spans the gateway exported. What only the caller sees, a call that failed without an answer
+ * (timeout, no connection), is an `rpc.call.failed` event on the caller's span.
  */
 export function traceRpcCall<R extends object, T>(callee: RpcCallee, request: R, send: (request: R & RpcTraceFields) => Promise<T>): Promise<T> {
-  if (!trace.getSpan(context.active())) return send(request);
-  const span = rpcTracer.startSpan(`${callee.service}/${callee.method}`, {
-    kind: SpanKind.CLIENT,
-    attributes: {
-      ...rpcAttributes(callee),
-      ...(callee.host !== undefined && { 'server.address': callee.host }),
-      ...(callee.port !== undefined && { 'server.port': callee.port }),
-    },
+  const caller = context.active();
+  const span = trace.getSpan(caller);
+  if (!span) return send(request);
+  const outcome = send(withRpcTraceFields(request, caller));
+  if (!span.isRecording()) return outcome;
+  return outcome.catch((error: unknown) => {
+    if (!isRefusal(error)) span.addEvent('rpc.call.failed', { ...rpcAttributes(callee), 'error.type': errorType(error), 'error.message': errorMessage(error) });
+    throw error;
   });
-  if (!span.isRecording()) return send(request);
-  const spanContext = trace.setSpan(context.active(), span);
-  return settle(span, context.with(spanContext, () => send(withRpcTraceFields(request, spanContext))));
 }
 
 /** The answering side: `handle` runs in an RPC server span, child of the caller's span from the payload (untraced without one). */
@@ -56,7 +58,9 @@ export function traceRpcHandling<T>(callee: RpcCallee, request: unknown, handle:
   const parent = rpcCallerContext(request);
   if (!trace.getSpan(parent)) return handle();
   const span = rpcTracer.startSpan(`${callee.service}/${callee.method}`, { kind: SpanKind.SERVER, attributes: rpcAttributes(callee) }, parent);
-  if (!span.isRecording()) return handle();
+  // Not sampled: no span to end, but the handling stays in the caller's trace, so what it writes
+  // (an outbox row's traceparent) is not sampled either and its logs carry the trace id.
+  if (!span.isRecording()) return context.with(trace.setSpan(parent, span), handle);
   let result: T;
   try {
     result = context.with(trace.setSpan(parent, span), handle);
@@ -88,11 +92,24 @@ function settle<T>(span: Span, outcome: Promise<T>): Promise<T> {
   );
 }
 
-/** A refusal with a 4xx status is an answer, not a failure of the call: only the rest marks the span as an error. */
-function fail(span: Span, error: unknown): void {
+/** A refusal with a 4xx status is an answer, not a failure of the call. */
+function isRefusal(error: unknown): boolean {
   const status = (error as { status?: unknown } | null)?.status;
+  return typeof status === 'number' && status < 500;
+}
+
+function errorType(error: unknown): string {
   const code = (error as { code?: unknown } | null)?.code;
-  span.setAttribute('error.type', typeof code === 'string' ? code : error instanceof Error ? error.name : 'unknown');
-  if (typeof status === 'number' && status < 500) return;
-  span.setStatus({ code: SpanStatusCode.ERROR, message: error instanceof Error ? error.message : String(error) });
+  return typeof code === 'string' ? code : error instanceof Error ? error.name : 'unknown';
+}
+
+function errorMessage(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
+
+/** Only what is not a refusal marks the span as an error. */
+function fail(span: Span, error: unknown): void {
+  span.setAttribute('error.type', errorType(error));
+  if (isRefusal(error)) return;
+  span.setStatus({ code: SpanStatusCode.ERROR, message: errorMessage(error) });
 }

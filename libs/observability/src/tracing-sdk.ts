@@ -2,20 +2,23 @@ import type { IncomingMessage } from 'node:http';
 import { context, propagation, trace } from '@opentelemetry/api';
 import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-hooks';
 import { getNumberFromEnv, W3CTraceContextPropagator } from '@opentelemetry/core';
-import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-http';
 import { registerInstrumentations } from '@opentelemetry/instrumentation';
 import { HttpInstrumentation } from '@opentelemetry/instrumentation-http';
 import { PgInstrumentation } from '@opentelemetry/instrumentation-pg';
 import { defaultResource, resourceFromAttributes } from '@opentelemetry/resources';
 import { BatchSpanProcessor, TracerProvider } from '@opentelemetry/sdk-trace';
+import { OtlpProtoTraceExporter } from './otlp-proto-exporter';
+import { samplerFor, samplerSettings } from './trace-sampler';
 
 /** Scrapes and probes are not requests anyone follows: one span each would drown the traces. */
 const UNTRACED_PATHS = /^\/(metrics|health)(\/|\?|$)/;
 
 /**
- * The tracing SDK of one process: W3C trace context, AsyncLocalStorage context, spans batched
- * to OTLP/HTTP (JSON; endpoint, headers and timeout from the standard OTEL_EXPORTER_OTLP_*
- * variables, batching from OTEL_BSP_*), and the pg and http instrumentations.
+ * The tracing SDK of one process: W3C trace context, AsyncLocalStorage context, the sampler of
+ * OTEL_TRACES_SAMPLER / OTEL_TRACES_SAMPLER_ARG (default: parent-based, every trace; see
+ * trace-sampler.ts), spans batched to OTLP/HTTP (protobuf; endpoint, headers and timeout from
+ * the standard OTEL_EXPORTER_OTLP_* variables, batching from OTEL_BSP_*), and the pg and http
+ * instrumentations.
  *
  * Kafka has no instrumentation here on purpose: an auto-instrumentation of kafkajs would
  * start the publish span in the relay's context, not in that of the request that wrote the
@@ -26,9 +29,10 @@ export function registerTracingSdk(serviceName: string): TracerProvider {
   propagation.setGlobalPropagator(new W3CTraceContextPropagator());
   const provider = new TracerProvider({
     resource: defaultResource().merge(resourceFromAttributes({ 'service.name': serviceName })),
+    sampler: samplerFor(samplerSettings()),
     spanProcessors: [
       new BatchSpanProcessor({
-        exporter: new OTLPTraceExporter(),
+        exporter: new OtlpProtoTraceExporter(),
         scheduledDelayMillis: getNumberFromEnv('OTEL_BSP_SCHEDULE_DELAY'),
         maxExportBatchSize: getNumberFromEnv('OTEL_BSP_MAX_EXPORT_BATCH_SIZE'),
         maxQueueSize: getNumberFromEnv('OTEL_BSP_MAX_QUEUE_SIZE'),

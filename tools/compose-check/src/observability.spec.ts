@@ -183,11 +183,19 @@ describe('docker-compose.yml, observability profile', () => {
     }
   });
 
-  it('lets the operator point every service at the trace backend, unset by default', () => {
+  it('lets the operator point every service at the trace backend and choose its sampler, unset by default', () => {
     for (const name of ['catalog', 'orders', 'inventory', 'gateway']) {
-      expect({ name, endpoint: compose.services[name].environment?.OTEL_EXPORTER_OTLP_ENDPOINT }).toEqual({
+      const environment = compose.services[name].environment;
+      expect({
+        name,
+        endpoint: environment?.OTEL_EXPORTER_OTLP_ENDPOINT,
+        sampler: environment?.OTEL_TRACES_SAMPLER,
+        samplerArg: environment?.OTEL_TRACES_SAMPLER_ARG,
+      }).toEqual({
         name,
         endpoint: '${OTEL_EXPORTER_OTLP_ENDPOINT:-}',
+        sampler: '${OTEL_TRACES_SAMPLER:-}',
+        samplerArg: '${OTEL_TRACES_SAMPLER_ARG:-}',
       });
     }
   });

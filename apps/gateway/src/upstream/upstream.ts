@@ -33,7 +33,7 @@ export class Upstream {
     const service = (options.service ?? rpc.service) as RpcService;
     const client = this.clients[service];
     const timeoutMs = options.timeoutMs ?? this.config.upstreamTimeoutMs;
-    // In an RPC client span whose traceparent travels in the payload (RpcRequest), so the service's work joins the request's trace.
+    // The request's traceparent travels in the payload (RpcRequest), so the service's work joins the request's trace.
     const reply = traceRpcCall({ service, method: rpc.pattern.cmd }, request, (payload) =>
       client.request<ReplyOf<D>>(rpc.pattern, payload, timeoutMs).catch((error: unknown) => Promise.reject(this.toApiError(service, rpc, error))),
     );

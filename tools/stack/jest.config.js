@@ -1,0 +1,5 @@
+module.exports = {
+  displayName: 'stack',
+  preset: '../../jest.preset.js',
+  coverageDirectory: '../../coverage/tools/stack',
+};
