@@ -2,12 +2,12 @@ import type { IncomingMessage } from 'node:http';
 import { context, propagation, trace } from '@opentelemetry/api';
 import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-hooks';
 import { getNumberFromEnv, W3CTraceContextPropagator } from '@opentelemetry/core';
+import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-proto';
 import { registerInstrumentations } from '@opentelemetry/instrumentation';
 import { HttpInstrumentation } from '@opentelemetry/instrumentation-http';
 import { PgInstrumentation } from '@opentelemetry/instrumentation-pg';
 import { defaultResource, resourceFromAttributes } from '@opentelemetry/resources';
 import { BatchSpanProcessor, TracerProvider } from '@opentelemetry/sdk-trace';
-import { OtlpProtoTraceExporter } from './otlp-proto-exporter';
 import { samplerFor, samplerSettings } from './trace-sampler';
 
 /** Scrapes and probes are not requests anyone follows: one span each would drown the traces. */
@@ -32,7 +32,7 @@ export function registerTracingSdk(serviceName: string): TracerProvider {
     sampler: samplerFor(samplerSettings()),
     spanProcessors: [
       new BatchSpanProcessor({
-        exporter: new OtlpProtoTraceExporter(),
+        exporter: new OTLPTraceExporter(),
         scheduledDelayMillis: getNumberFromEnv('OTEL_BSP_SCHEDULE_DELAY'),
         maxExportBatchSize: getNumberFromEnv('OTEL_BSP_MAX_EXPORT_BATCH_SIZE'),
         maxQueueSize: getNumberFromEnv('OTEL_BSP_MAX_QUEUE_SIZE'),
