@@ -6,6 +6,13 @@ import { terminalOutput } from '../tools/stack/terminal-output.mjs';
 const { ensurePostgres, ensureKafka, build, stackLayout, runMigrations, startStack, DEV_API_KEY } = stack;
 
 const layout = stackLayout();
+/**
+ * What the running processes log: warnings and errors by default, as in the benchmarks' stack.
+ * At `log` (info) each request and each handled event is a line, which under load costs the
+ * machine more than the work itself (README, `npm start` and the benchmarks); `LOG_LEVEL=log npm start`
+ * asks for them. The migrations keep the level they are given (info by default): they run once.
+ */
+const stackEnv = { LOG_LEVEL: process.env.LOG_LEVEL ?? 'warn' };
 
 let running;
 let stopping = false;
@@ -27,7 +34,7 @@ try {
   ensureKafka();
   build();
   runMigrations(layout);
-  running = await startStack(layout, { output: terminalOutput() });
+  running = await startStack(layout, { extraEnv: stackEnv, output: terminalOutput() });
   if (stopping) process.exit(0);
   const gateway = layout.urls.gateway;
   console.log(`
@@ -35,6 +42,7 @@ try {
   Docs           ${gateway}/docs
   OpenAPI        ${gateway}/openapi.json
   Dev API key    ${DEV_API_KEY}   (Authorization: Bearer ${DEV_API_KEY})
+  Logs           ${stackEnv.LOG_LEVEL === 'warn' ? 'warnings and errors (LOG_LEVEL=log npm start: a line per request and per event)' : `LOG_LEVEL=${stackEnv.LOG_LEVEL}`}
 
   Ctrl-C stops the services.`);
 } catch (error) {

@@ -1,0 +1,96 @@
+// Orders at a steady rate against a running stack, written as a user of the API would write it:
+// plain `fetch`, the development key `npm start` prints, one category, one pet and its stock
+// made through the API first. Evenly spaced: order i leaves at start + i/rate, answered or not.
+//
+//   node scripts/user-load.mjs [rate=250] [seconds=20]
+//
+// Prints the answers' latency, the machine's idle CPU during the run (from /proc/stat, both
+// cores) and, when it can read the orders' database (ORDERS_DATABASE_URL, by default the
+// development stack's), placed → decided for the orders it placed.
+import fs from 'node:fs';
+import pg from 'pg';
+
+const rate = Number(process.argv[2] ?? 250);
+const seconds = Number(process.argv[3] ?? 20);
+const gateway = process.env.GATEWAY_URL ?? 'http://127.0.0.1:3000';
+const apiKey = process.env.API_KEY ?? 'dev-key-0123456789';
+const ordersDatabase = process.env.ORDERS_DATABASE_URL ?? 'postgres://petstore_orders@127.0.0.1:5432/petstore_orders';
+const headers = { authorization: `Bearer ${apiKey}`, 'content-type': 'application/json' };
+
+async function call(method, path, body) {
+  const response = await fetch(`${gateway}${path}`, { method, headers, body: body && JSON.stringify(body) });
+  const text = await response.text();
+  if (!response.ok) throw new Error(`${method} ${path} → ${response.status} ${text}`);
+  return text ? JSON.parse(text) : undefined;
+}
+
+/** Busy and total jiffies of the whole machine (the first line of /proc/stat). */
+function cpuTimes() {
+  const fields = fs.readFileSync('/proc/stat', 'utf8').split('\n')[0].trim().split(/\s+/).slice(1).map(Number);
+  const idle = fields[3] + fields[4];
+  return { idle, total: fields.slice(0, 8).reduce((sum, value) => sum + value, 0) };
+}
+
+const percentile = (sorted, p) => (sorted.length ? sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))] : null);
+const ms = (value) => (value === null ? '-' : `${value.toFixed(1)} ms`);
+
+const category = await call('POST', '/v1/categories', { name: `Load ${Date.now()}` });
+const pet = await call('POST', '/v1/pets', { name: 'Load pet', categoryId: category.id });
+await call('PUT', `/v1/store/inventory/${pet.id}`, { quantity: rate * seconds * 2 });
+
+const latencies = [];
+const statuses = {};
+const orderIds = [];
+async function placeOrder(dueAt) {
+  try {
+    const response = await fetch(`${gateway}/v1/store/orders`, { method: 'POST', headers, body: JSON.stringify({ petId: pet.id, quantity: 1 }) });
+    const order = await response.json();
+    statuses[response.status] = (statuses[response.status] ?? 0) + 1;
+    if (response.ok) orderIds.push(order.id);
+  } catch (error) {
+    statuses[error.cause?.code ?? error.message] = (statuses[error.cause?.code ?? error.message] ?? 0) + 1;
+  }
+  latencies.push(performance.now() - dueAt);
+}
+
+const before = cpuTimes();
+const ownBefore = process.cpuUsage();
+const startedAt = performance.now();
+const sent = [];
+for (let i = 0; i < rate * seconds; i += 1) {
+  const dueAt = startedAt + (i * 1000) / rate;
+  const wait = dueAt - performance.now();
+  if (wait > 1) await new Promise((resolve) => setTimeout(resolve, wait));
+  sent.push(placeOrder(dueAt));
+}
+const after = cpuTimes();
+await Promise.all(sent);
+const own = process.cpuUsage(ownBefore);
+const elapsedMs = performance.now() - startedAt;
+
+latencies.sort((a, b) => a - b);
+const idle = (100 * (after.idle - before.idle)) / (after.total - before.total);
+console.log(`${rate}/s for ${seconds} s: ${latencies.length} sent, answers ${JSON.stringify(statuses)}`);
+console.log(`POST /v1/store/orders answered p50 ${ms(percentile(latencies, 0.5))}, p99 ${ms(percentile(latencies, 0.99))}`);
+console.log(`machine idle while sending: ${idle.toFixed(1)} % (of ${fs.readFileSync('/proc/cpuinfo', 'utf8').match(/^processor/gm).length} cores); this generator used ${((own.user + own.system) / 10 / elapsedMs).toFixed(0)} % of a core`);
+
+const db = new pg.Client({ connectionString: ordersDatabase });
+try {
+  await db.connect();
+  const query = `select count(*)::int as placed, count(*) filter (where status = 'placed')::int as open,
+                        percentile_cont(array[0.5, 0.99]) within group (order by extract(epoch from updated_at - created_at) * 1000)
+                          filter (where status <> 'placed') as latency
+                   from store_order where id = any($1::bigint[])`;
+  let row;
+  for (let attempt = 0; attempt < 60; attempt += 1) {
+    [row] = (await db.query(query, [orderIds])).rows;
+    if (row.open === 0) break;
+    await new Promise((resolve) => setTimeout(resolve, 500));
+  }
+  const [p50, p99] = row.latency ?? [null, null];
+  console.log(`placed → decided (orders table): p50 ${ms(p50)}, p99 ${ms(p99)}, ${row.placed - row.open} of ${row.placed} decided`);
+} catch (error) {
+  console.log(`placed → decided not read (${error.message})`);
+} finally {
+  await db.end().catch(() => {});
+}
