@@ -8,9 +8,9 @@ const { ensurePostgres, ensureKafka, build, stackLayout, runMigrations, startSta
 const layout = stackLayout();
 /**
  * What the running processes log: warnings and errors by default, as in the benchmarks' stack.
- * At `log` (info) each request and each handled event is a line, which under load costs the
- * machine more than the work itself (README, `npm start` and the benchmarks); `LOG_LEVEL=log npm start`
- * asks for them. The migrations keep the level they are given (info by default): they run once.
+ * At `log` (info) each request, RPC and handled event is a line (about four per order), each
+ * formatted again here for the terminal; `LOG_LEVEL=log npm start` asks for them (README,
+ * `npm start` and the benchmarks' stack). The migrations keep the level they are given: they run once.
  */
 const stackEnv = { LOG_LEVEL: process.env.LOG_LEVEL ?? 'warn' };
 
