@@ -294,6 +294,28 @@ describe('values.schema.json and the chart\'s own checks', () => {
   });
 });
 
+describe('tracing', () => {
+  it('gives every workload the collector and the sampler when an endpoint is set, and neither without one', () => {
+    const on = render('production', 'tracing.otlpEndpoint=http://otel-collector.observability:4318', 'tracing.samplerRatio=0.25');
+    for (const workload of ['gateway', ...SERVICES]) {
+      expect(configOf(on, workload)).toMatchObject({
+        OTEL_EXPORTER_OTLP_ENDPOINT: 'http://otel-collector.observability:4318',
+        OTEL_TRACES_SAMPLER: 'parentbased_traceidratio',
+        OTEL_TRACES_SAMPLER_ARG: '0.25',
+      });
+      expect(Object.keys(configOf(render('production'), workload)).filter((key) => key.startsWith('OTEL_'))).toEqual([]);
+    }
+  });
+
+  it.each([
+    ['a share of traces above one', 'tracing.samplerRatio=1.5', /samplerRatio/],
+    ['a share of traces that is no number', 'tracing.samplerRatio=half', /samplerRatio/],
+    ['a sampler the services do not know', 'tracing.sampler=sometimes', /sampler/],
+  ])('refuses %s at install', (_what, set, message) => {
+    expect(renderError('defaults', set)).toMatch(message);
+  });
+});
+
 describe('the validators themselves', () => {
   const [deployment] = ofKind(render('defaults'), 'Deployment');
   const [topic] = ofKind(render('strimzi'), 'KafkaTopic');
