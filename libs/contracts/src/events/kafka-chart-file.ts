@@ -1,5 +1,4 @@
-import { readFileSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { chartFile } from '../chart-file';
 import { KAFKA_ADMIN_PRINCIPAL, KAFKA_TOOL_PRINCIPALS, kafkaAccessTable, type KafkaAcl, type KafkaPrincipal } from './kafka-access';
 import { CONSUMING_SERVICES, allTopics } from './topics';
 
@@ -28,17 +27,9 @@ export function kafkaChartTable(): KafkaChartTable {
   return { admin: KAFKA_ADMIN_PRINCIPAL, services: CONSUMING_SERVICES, tools: KAFKA_TOOL_PRINCIPALS, topics: allTopics(), acls: kafkaAccessTable('') };
 }
 
-const content = (): string => `${JSON.stringify(kafkaChartTable(), null, 2)}\n`;
+const file = chartFile(KAFKA_CHART_FILE, kafkaChartTable);
 
 /** Whether the committed file differs from what the access table makes now. */
-export function kafkaChartFileIsStale(root: string): boolean {
-  try {
-    return readFileSync(join(root, KAFKA_CHART_FILE), 'utf8') !== content();
-  } catch {
-    return true;
-  }
-}
+export const kafkaChartFileIsStale = (root: string): boolean => file.isStale(root);
 
-export function writeKafkaChartFile(root: string): void {
-  writeFileSync(join(root, KAFKA_CHART_FILE), content());
-}
+export const writeKafkaChartFile = (root: string): void => file.write(root);

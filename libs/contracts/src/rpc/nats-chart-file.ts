@@ -1,5 +1,4 @@
-import { readFileSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { chartFile } from '../chart-file';
 import { callersOf, NATS_IDENTITIES, RPC_CALLS, rpcServedBy, type NatsIdentity } from './nats-authorization';
 
 /**
@@ -27,17 +26,9 @@ export function natsChartTable(): Record<NatsIdentity, NatsChartEntry> {
   return Object.fromEntries(entries) as Record<NatsIdentity, NatsChartEntry>;
 }
 
-const content = (): string => `${JSON.stringify(natsChartTable(), null, 2)}\n`;
+const file = chartFile(NATS_CHART_FILE, natsChartTable);
 
 /** Whether the committed file differs from what the RPC table makes now. */
-export function natsChartFileIsStale(root: string): boolean {
-  try {
-    return readFileSync(join(root, NATS_CHART_FILE), 'utf8') !== content();
-  } catch {
-    return true;
-  }
-}
+export const natsChartFileIsStale = (root: string): boolean => file.isStale(root);
 
-export function writeNatsChartFile(root: string): void {
-  writeFileSync(join(root, NATS_CHART_FILE), content());
-}
+export const writeNatsChartFile = (root: string): void => file.write(root);
