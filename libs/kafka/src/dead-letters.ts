@@ -60,10 +60,16 @@ export async function readDeadLetters(tools: DeadLetterTools): Promise<DeadLette
     if (!(await admin.listTopics()).includes(topic)) {
       throw new Error(`${topic} does not exist yet: the service creates it when it first starts`);
     }
-    const [ends, [committed]] = await Promise.all([
+    // Both settle before the admin disconnects: a request still retrying (say, the offsets while
+    // the group is refused) would otherwise reconnect the client after it, and hold its caller open.
+    const [endsAnswer, committedAnswer] = await Promise.allSettled([
       admin.fetchTopicOffsets(topic),
       admin.fetchOffsets({ groupId: toolsGroupId, topics: [topic] }),
     ]);
+    if (endsAnswer.status === 'rejected') throw endsAnswer.reason;
+    if (committedAnswer.status === 'rejected') throw committedAnswer.reason;
+    const ends = endsAnswer.value;
+    const [committed] = committedAnswer.value;
     for (const { partition, low, high } of ends) {
       const purgedUpTo = Number(committed?.partitions.find((one) => one.partition === partition)?.offset ?? -1);
       const start = Math.max(Number(low), purgedUpTo);
