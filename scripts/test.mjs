@@ -77,7 +77,7 @@ fs.rmSync(summaryDir, { recursive: true, force: true });
 // Two at a time: the suites share two cores with PostgreSQL and Kafka.
 const unitAndIntegration = nx(25, 'run-many', '-t', 'lint', 'test', '--parallel=2');
 const endToEnd = nx(20, 'run', 'gateway-e2e:e2e');
-const chaos = chaosShort(10);
+const chaos = chaosShort(13);
 printSummary();
 // A lint error or a stage that timed out fails no Jest test, so the stages are named too.
 const failedStages = Object.entries({ 'lint and unit/integration tests': unitAndIntegration, 'end-to-end tests': endToEnd, 'short chaos suite': chaos })
