@@ -55,6 +55,17 @@ class Collector {
 
 const text = (message: ConsumedMessage) => message.value?.toString() ?? '';
 
+/** Resolves once `done` holds (checked every 10 ms): for effects a handler writes to a plain array. */
+function until(done: () => boolean): Promise<void> {
+  return new Promise((resolve) => {
+    const timer = setInterval(() => {
+      if (!done()) return;
+      clearInterval(timer);
+      resolve();
+    }, 10);
+  });
+}
+
 describe('@petstore/kafka against the broker', () => {
   let kafka: Kafka;
   let admin: Admin;
@@ -75,6 +86,20 @@ describe('@petstore/kafka against the broker', () => {
     await admin?.disconnect();
   });
 
+  /** Everything on `sourceTopic`, read by a consumer of its own group (stopped with the others). */
+  async function collected(group: string, sourceTopic: string): Promise<Collector> {
+    const collector = new Collector();
+    running.push(
+      await runConsumer(kafka, {
+        groupId: namespaced(namespace, group),
+        topics: [sourceTopic],
+        deadLetterTopic: namespaced(namespace, 'unused'),
+        handle: async (message) => collector.add(message),
+      }),
+    );
+    return collector;
+  }
+
   it('provisions topics idempotently, also when replicas race', async () => {
     const names = [topic, deadLetterTopic];
     await Promise.all([provisionTopics(admin, names), provisionTopics(admin, names)]);
@@ -89,16 +114,10 @@ describe('@petstore/kafka against the broker', () => {
 
   it('retries, dead-letters what keeps failing, and keeps each key in order', async () => {
     const handled = new Collector();
-    const deadLettered = new Collector();
+    const deadLettered = await collected('kafka-spec-dlt', deadLetterTopic);
     const failuresLeft = new Map([['flaky', 2]]);
 
     running.push(
-      await runConsumer(kafka, {
-        groupId: namespaced(namespace, 'kafka-spec-dlt'),
-        topics: [deadLetterTopic],
-        deadLetterTopic: namespaced(namespace, 'unused'),
-        handle: async (message) => deadLettered.add(message),
-      }),
       await runConsumer(kafka, {
         groupId: namespaced(namespace, 'kafka-spec'),
         topics: [topic],
@@ -154,16 +173,7 @@ describe('@petstore/kafka against the broker', () => {
     await provisionTopics(admin, [batchTopic]);
     const committed: string[] = [];
     const batches: string[][] = [];
-    const deadLettered = new Collector();
-
-    running.push(
-      await runConsumer(kafka, {
-        groupId: namespaced(namespace, 'kafka-spec-batch-dlt'),
-        topics: [deadLetterTopic],
-        deadLetterTopic: namespaced(namespace, 'unused'),
-        handle: async (message) => deadLettered.add(message),
-      }),
-    );
+    const deadLettered = await collected('kafka-spec-batch-dlt', deadLetterTopic);
     // Everything is on the topic before the consumer starts, so its first fetch holds a run of messages.
     const values = ['b1', 'b2', 'poison', 'b3', 'b4'];
     await sendAll(producer, [{ topic: batchTopic, messages: values.map((value) => ({ key: 'pet-2', value })) }]);
@@ -190,13 +200,7 @@ describe('@petstore/kafka against the broker', () => {
     );
 
     await deadLettered.waitFor((m) => text(m) === 'poison');
-    await new Promise<void>((resolve) => {
-      const timer = setInterval(() => {
-        if (!committed.includes('b4')) return;
-        clearInterval(timer);
-        resolve();
-      }, 10);
-    });
+    await until(() => committed.includes('b4'));
     expect(committed).toEqual(['b1', 'b2', 'b3', 'b4']);
     expect(batches[0]).toEqual(values);
   });
@@ -207,15 +211,7 @@ describe('@petstore/kafka against the broker', () => {
     await provisionTopics(admin, [gatherTopic, gatherDeadLetters], { partitions: 3, replicationFactor: 1, minInsyncReplicas: 1 });
     const committed: string[] = [];
     const calls: ConsumedMessage[][] = [];
-    const deadLettered = new Collector();
-    running.push(
-      await runConsumer(kafka, {
-        groupId: namespaced(namespace, 'kafka-spec-gather-dlt'),
-        topics: [gatherDeadLetters],
-        deadLetterTopic: namespaced(namespace, 'unused'),
-        handle: async (message) => deadLettered.add(message),
-      }),
-    );
+    const deadLettered = await collected('kafka-spec-gather-dlt', gatherDeadLetters);
     const runs = [
       ['a1', 'a2', 'a3'],
       ['b1', 'refused', 'b2'],
@@ -255,13 +251,7 @@ describe('@petstore/kafka against the broker', () => {
 
     await deadLettered.waitFor((m) => text(m) === 'poison');
     await deadLettered.waitFor((m) => text(m) === 'refused');
-    await new Promise<void>((resolve) => {
-      const timer = setInterval(() => {
-        if (committed.length < 7) return;
-        clearInterval(timer);
-        resolve();
-      }, 10);
-    });
+    await until(() => committed.length >= 7);
     // One call for the whole fetch, every partition's run in order.
     const first = calls[0];
     expect(new Set(first.map((message) => message.partition))).toEqual(new Set([0, 1, 2]));
