@@ -9,6 +9,9 @@
 // development stack's), placed → decided for the orders it placed.
 import fs from 'node:fs';
 import pg from 'pg';
+import rpcLoad from './bench/rpc-load.cjs';
+
+const { percentile } = rpcLoad;
 
 const rate = Number(process.argv[2] ?? 250);
 const seconds = Number(process.argv[3] ?? 20);
@@ -31,7 +34,6 @@ function cpuTimes() {
   return { idle, total: fields.slice(0, 8).reduce((sum, value) => sum + value, 0) };
 }
 
-const percentile = (sorted, p) => (sorted.length ? sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))] : null);
 const ms = (value) => (value === null ? '-' : `${value.toFixed(1)} ms`);
 
 const category = await call('POST', '/v1/categories', { name: `Load ${Date.now()}` });
@@ -71,7 +73,7 @@ const elapsedMs = performance.now() - startedAt;
 latencies.sort((a, b) => a - b);
 const idle = (100 * (after.idle - before.idle)) / (after.total - before.total);
 console.log(`${rate}/s for ${seconds} s: ${latencies.length} sent, answers ${JSON.stringify(statuses)}`);
-console.log(`POST /v1/store/orders answered p50 ${ms(percentile(latencies, 0.5))}, p99 ${ms(percentile(latencies, 0.99))}`);
+console.log(`POST /v1/store/orders answered p50 ${ms(percentile(latencies, 50))}, p99 ${ms(percentile(latencies, 99))}`);
 console.log(`machine idle while sending: ${idle.toFixed(1)} % (of ${fs.readFileSync('/proc/cpuinfo', 'utf8').match(/^processor/gm).length} cores); this generator used ${((own.user + own.system) / 10 / elapsedMs).toFixed(0)} % of a core`);
 
 const db = new pg.Client({ connectionString: ordersDatabase });
