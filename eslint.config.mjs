@@ -32,9 +32,9 @@ export default [
     },
   },
   {
-    // Build configuration, not app code: every app's webpack.config.js takes the one shared
+    // Build configuration, not app code: every app's and tool's webpack.config.js takes the one shared
     // recipe from tools/webpack, which is no project and never ends up in a bundle.
-    files: ['apps/*/webpack.config.js'],
+    files: ['apps/*/webpack.config.js', 'tools/*/webpack.config.js'],
     rules: { '@nx/enforce-module-boundaries': 'off' },
   },
   {

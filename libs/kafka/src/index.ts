@@ -5,6 +5,7 @@ export * from './dead-letter-cli';
 export * from './dead-letters';
 export * from './headers';
 export * from './kafka-client';
+export * from './kafkajs';
 export * from './namespace';
 export * from './producer';
 export * from './provision-topics';

@@ -1,8 +1,9 @@
 /*
  * Two fixes to kafkajs 2.2.4 (the last release), each a wake-up an idle process paid for on
  * every broker connection. Patched once, when this module loads (before any client exists).
- * The services load it with libs/kafka; the scripts' own kafkajs clients (the bench's saga
- * floor, the chaos checks) require it too, so both sides of a comparison run the same kafkajs.
+ * The services load it with libs/kafka; the tools' own kafkajs clients (the bench's saga
+ * floor, the chaos checks) take kafkajs from libs/kafka too (kafkajs.ts), so both sides of a
+ * comparison run the same kafkajs.
  *
  * 1. kafkajs re-arms a timer whenever a connection's request queue is checked, also when
  *    nothing is queued; the timer's delay is then negative, so Node runs it after 1 ms, forever:

@@ -1,0 +1,5 @@
+module.exports = {
+  displayName: 'bench',
+  preset: '../../jest.preset.js',
+  coverageDirectory: '../../coverage/tools/bench',
+};

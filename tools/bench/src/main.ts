@@ -1,0 +1,5 @@
+/** `npm run bench`. */
+export async function bench(): Promise<number> {
+  console.log('bench');
+  return 0;
+}

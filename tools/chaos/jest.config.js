@@ -1,0 +1,5 @@
+module.exports = {
+  displayName: 'chaos',
+  preset: '../../jest.preset.js',
+  coverageDirectory: '../../coverage/tools/chaos',
+};

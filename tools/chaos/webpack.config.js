@@ -1,0 +1,3 @@
+const { toolWebpackConfig } = require('../webpack/tool-webpack-config');
+
+module.exports = toolWebpackConfig(__dirname);
