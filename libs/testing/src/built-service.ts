@@ -2,16 +2,12 @@ import { readConfig, type Env } from '@petstore/config';
 import type { NatsIdentity } from '@petstore/contracts';
 import { assertTestDatabaseName, databaseName } from '@petstore/database';
 import { rpcTransportConfigShape } from '@petstore/rpc';
-import { spawn, type ChildProcess } from 'node:child_process';
+import { builtAppMain, launch } from '@petstore/launcher';
 import { existsSync } from 'node:fs';
-import { join, resolve } from 'node:path';
 import { Client } from 'pg';
 import { natsIdentityEnv } from './nats-identity';
 import { connectRpcClient, type RpcTestClient } from './rpc-test-client';
 import { serviceTestEnv } from './service-env';
-
-const WORKSPACE_ROOT = resolve(__dirname, '../../..');
-const OUTPUT_LINES_KEPT = 40;
 
 export interface BuiltServiceOptions {
   namespace: string;
@@ -42,7 +38,7 @@ export async function startBuiltService(
   app: string,
   { namespace, databaseUrl, resetDatabase = true, env }: BuiltServiceOptions,
 ): Promise<BuiltService> {
-  const main = join(WORKSPACE_ROOT, 'dist/apps', app, 'main.js');
+  const main = builtAppMain(app);
   if (!existsSync(main)) throw new Error(`${main} is missing: build it with NX_DAEMON=false npx nx build ${app}`);
   const { variables, httpPort, rpcPort } = await serviceTestEnv({ namespace, databaseUrl, logLevel: 'warn', env });
   // The service connects to NATS as itself; the test's client as the gateway does.
@@ -50,17 +46,17 @@ export async function startBuiltService(
 
   if (resetDatabase) {
     await emptyDatabase(databaseUrl);
-    const migration = run(app, main, ['migrate'], processEnv);
-    const code = await new Promise<number | null>((done) => migration.child.once('exit', done));
-    if (code !== 0) throw new Error(`${app} migrate exited with ${code}:\n${migration.output()}`);
+    const migration = launch(main, { args: ['migrate'], env: processEnv });
+    const code = await migration.exited();
+    if (code !== 0) throw new Error(`${app} migrate exited with ${code}:\n${migration.outputTail()}`);
   }
 
-  const service = run(app, main, [], processEnv);
-  const stop = () => terminate(service.child);
+  const service = launch(main, { env: processEnv });
+  const stop = () => service.stop();
   const database = new Client({ connectionString: databaseUrl });
   let client: RpcTestClient;
   try {
-    await waitUntilReady(`http://127.0.0.1:${httpPort}/health/ready`, service.child, service.output);
+    await service.ready(`http://127.0.0.1:${httpPort}/health/ready`);
     await database.connect();
     client = await connectRpcClient(readConfig(rpcTransportConfigShape, { ...processEnv, ...natsIdentityEnv('gateway') }), app, '127.0.0.1', rpcPort);
   } catch (error) {
@@ -103,47 +99,4 @@ async function emptyDatabase(databaseUrl: string): Promise<void> {
   } finally {
     await client.end();
   }
-}
-
-function run(app: string, main: string, args: string[], env: NodeJS.ProcessEnv) {
-  const child = spawn(process.execPath, [main, ...args], { env, stdio: ['ignore', 'pipe', 'pipe'] });
-  const lines: string[] = [];
-  const keep = (chunk: Buffer) => {
-    lines.push(...chunk.toString('utf8').split('\n').filter(Boolean).map((line) => `[${app}] ${line}`));
-    lines.splice(0, Math.max(0, lines.length - OUTPUT_LINES_KEPT));
-  };
-  child.stdout?.on('data', keep);
-  child.stderr?.on('data', keep);
-  // A crashed test run must not leave services behind.
-  const kill = () => child.kill('SIGKILL');
-  process.once('exit', kill);
-  child.once('exit', () => process.removeListener('exit', kill));
-  return { child, output: () => lines.join('\n') };
-}
-
-async function waitUntilReady(url: string, child: ChildProcess, output: () => string, timeoutMs = 60_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (Date.now() < deadline) {
-    if (child.exitCode !== null) throw new Error(`${url}: the process exited with ${child.exitCode}:\n${output()}`);
-    try {
-      const response = await fetch(url, { signal: AbortSignal.timeout(1000) });
-      if (response.ok) return;
-    } catch {
-      // not listening yet
-    }
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-  throw new Error(`${url} did not answer 200 within ${timeoutMs / 1000} s:\n${output()}`);
-}
-
-function terminate(child: ChildProcess, timeoutMs = 10_000): Promise<void> {
-  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
-  return new Promise((done) => {
-    const timer = setTimeout(() => child.kill('SIGKILL'), timeoutMs);
-    child.once('exit', () => {
-      clearTimeout(timer);
-      done();
-    });
-    child.kill('SIGTERM');
-  });
 }

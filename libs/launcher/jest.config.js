@@ -1,0 +1,5 @@
+module.exports = {
+  displayName: 'launcher',
+  preset: '../../jest.preset.js',
+  coverageDirectory: '../../coverage/libs/launcher',
+};
