@@ -1,13 +1,11 @@
 /**
  * Renders deploy/helm/petstore with the pinned helm (installed on first use into
- * ~/.cache/petstore by tools/stack/test-tools.cjs) and parses what it prints.
+ * ~/.cache/petstore by @petstore/stack's chartTools) and parses what it prints.
  */
 import { spawnSync } from 'node:child_process';
 import * as path from 'node:path';
+import { chartTools } from '@petstore/stack';
 import { parseAllDocuments } from 'yaml';
-
-// The pinned helm and kubectl binaries, installed on first use by the stack helpers.
-const { chartTools } = require('@petstore/stack/test-tools.cjs') as { chartTools: () => { helm: string; kubectl: string } };
 
 export const root = path.join(__dirname, '../../..');
 export const chartDir = path.join(root, 'deploy/helm/petstore');

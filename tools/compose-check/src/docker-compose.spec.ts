@@ -21,6 +21,7 @@ import {
   RATE_LIMIT_REDIS_ACL,
   RATE_LIMIT_REDIS_USER,
 } from '@petstore/service-kit';
+import { RATE_LIMIT_ACL, RATE_LIMIT_USER } from '@petstore/stack';
 import { parseDocument } from 'yaml';
 import { envOf, parseDockerfile, stages, type Stage } from './dockerfile';
 import { interpolate, interpolateDeep, MissingVariableError, references, type Env } from './interpolate';
@@ -679,9 +680,8 @@ describe('docker-compose.yml: NATS and Redis credentials (bus-secrets)', () => {
     const password = file('gateway/redis-password').trim();
     expect(acl).toEqual(['user default off', `user ${RATE_LIMIT_REDIS_USER} on #${createHash('sha256').update(password).digest('hex')} ${RATE_LIMIT_REDIS_ACL}`]);
     expect(acl.join('\n')).not.toContain(password);
-    // The stacks' own Redis (tools/stack/redis.cjs, which cannot load the services' code) grants the same.
-    const stackRedis = require('@petstore/stack/redis.cjs') as { RATE_LIMIT_USER: string; RATE_LIMIT_ACL: string };
-    expect({ user: stackRedis.RATE_LIMIT_USER, acl: stackRedis.RATE_LIMIT_ACL }).toEqual({ user: RATE_LIMIT_REDIS_USER, acl: RATE_LIMIT_REDIS_ACL });
+    // The stacks' own Redis (tools/stack) grants the same.
+    expect({ user: RATE_LIMIT_USER, acl: RATE_LIMIT_ACL }).toEqual({ user: RATE_LIMIT_REDIS_USER, acl: RATE_LIMIT_REDIS_ACL });
     expect(healthcheckCommand(services.redis)).toContain('NOAUTH');
 
     const gateway = environment(services.gateway);

@@ -1,25 +1,13 @@
 /**
  * HAProxy in front of the gateways, in the compose stack (docker/haproxy/haproxy.cfg) and in
- * `npm run cluster` (tools/stack/cluster.cjs). A client that keeps a connection idle longer than
+ * `npm run cluster` (tools/stack, src/cluster/haproxy.ts). A client that keeps a connection idle longer than
  * HAProxy does sends its next request on a connection HAProxy is closing, and gets no answer.
  */
 import { createServer, type Server } from 'node:http';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { ChildProcess } from 'node:child_process';
-import type { Writable } from 'node:stream';
-
-interface Layout {
-  gateways: string[];
-  envOf: (name: string) => Record<string, string>;
-  balancer: { port: number; statsPort: number };
-}
-const cluster = require('@petstore/stack/cluster.cjs') as {
-  CLIENT_KEEP_ALIVE_S: number;
-  clusterLayout: (options: { offset: number }) => Layout;
-  startBalancer: (layout: Layout, options: { output: Writable }) => Promise<ChildProcess>;
-  waitForBalancer: (layout: Layout) => Promise<void>;
-};
+import { CLIENT_KEEP_ALIVE_S, clusterLayout, startBalancer, waitForBalancer } from '@petstore/stack';
 
 const root = join(__dirname, '..', '..', '..');
 /** The gateway's own idle timeout (Fastify's default), which it announces in `Keep-Alive`. */
@@ -37,7 +25,7 @@ describe('the compose stack\'s HAProxy', () => {
 
 describe('`npm run cluster`\'s HAProxy, running', () => {
   // Ports 18000–18200: clear of the other stacks' and below the range Linux hands out to outgoing connections (32768 on).
-  const layout = cluster.clusterLayout({ offset: 15_000 });
+  const layout = clusterLayout({ offset: 15_000 });
   const gateways: Server[] = [];
   let balancer: ChildProcess | undefined;
 
@@ -49,9 +37,8 @@ describe('`npm run cluster`\'s HAProxy, running', () => {
       await new Promise<void>((resolve) => server.listen(Number(layout.envOf(name).HTTP_PORT), '127.0.0.1', resolve));
       gateways.push(server);
     }
-    const sink = { write: () => true } as unknown as Writable;
-    balancer = await cluster.startBalancer(layout, { output: sink });
-    await cluster.waitForBalancer(layout);
+    balancer = await startBalancer(layout, { output: { write: () => true } });
+    await waitForBalancer(layout);
   }, 120_000);
 
   afterAll(async () => {
@@ -67,8 +54,8 @@ describe('`npm run cluster`\'s HAProxy, running', () => {
     await response.text();
     expect({ status: response.status, keepAlive: response.headers.get('keep-alive') }).toEqual({
       status: 200,
-      keepAlive: `timeout=${cluster.CLIENT_KEEP_ALIVE_S}`,
+      keepAlive: `timeout=${CLIENT_KEEP_ALIVE_S}`,
     });
-    expect(cluster.CLIENT_KEEP_ALIVE_S * 1000).toBeLessThan(GATEWAY_KEEP_ALIVE_MS);
+    expect(CLIENT_KEEP_ALIVE_S * 1000).toBeLessThan(GATEWAY_KEEP_ALIVE_MS);
   });
 });

@@ -1,8 +1,7 @@
 import { existsSync, readFileSync, rmSync } from 'node:fs';
 import { dirname, join } from 'node:path';
+import { kafka, type OtlpReceiver, type RunningStack } from '@petstore/stack';
 import { STACK_STATE_FILE, type StackState } from './stack-state';
-
-const stack = require('@petstore/stack');
 
 /** What Prism saw: every request it forwarded, and the responses that broke the document. */
 function reportPrism(): void {
@@ -16,9 +15,9 @@ function reportPrism(): void {
 
 export default async function globalTeardown(): Promise<void> {
   reportPrism();
-  const running = (globalThis as Record<string, unknown>).__petstoreStack as { stop(): Promise<void> } | undefined;
+  const running = (globalThis as Record<string, unknown>).__petstoreStack as RunningStack | undefined;
   await running?.stop();
-  await ((globalThis as Record<string, unknown>).__petstoreTraces as { close(): Promise<void> } | undefined)?.close();
+  await ((globalThis as Record<string, unknown>).__petstoreTraces as OtlpReceiver | undefined)?.close();
   // Services a test restarted are not children of this process: stop them by pid.
   try {
     const state = JSON.parse(readFileSync(STACK_STATE_FILE, 'utf8')) as StackState;
@@ -30,7 +29,7 @@ export default async function globalTeardown(): Promise<void> {
       }
     }
     // The run's own broker is not needed between runs: give its memory back.
-    stack.kafka('stop', state.broker);
+    kafka('stop', state.broker);
   } catch {
     // no state file: setup failed before writing it
   }

@@ -1,4 +1,5 @@
 import { join } from 'node:path';
+import type { KafkaBroker } from '@petstore/stack';
 
 export const STACK_STATE_FILE = join(__dirname, '../../../../tmp/gateway-e2e/stack.json');
 
@@ -8,8 +9,8 @@ export const STACK_LOG_FILE = join(__dirname, '../../../../tmp/e2e-stack.log');
 /** What global setup tells the test files about the stack it started. */
 export interface StackState {
   namespace: string;
-  /** The run's own Kafka broker (see tools/stack/stack.cjs). */
-  broker: { port: number; controllerPort: number; dataDir: string };
+  /** The run's own Kafka broker (E2E_KAFKA of @petstore/stack). */
+  broker: KafkaBroker;
   gatewayUrl: string;
   /** The Prism proxy in front of the gateway, and the document it validates against. */
   prismUrl: string;

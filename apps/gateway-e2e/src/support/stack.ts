@@ -1,8 +1,7 @@
 import { closeSync, openSync, readFileSync, writeFileSync } from 'node:fs';
+import { kafka as runKafka, startProcess, waitUntilReady } from '@petstore/stack';
 import { freePort } from '@petstore/testing';
 import { STACK_LOG_FILE, STACK_STATE_FILE, type StackState } from './stack-state';
-
-const launcher = require('@petstore/stack');
 
 export function stackState(): StackState {
   return JSON.parse(readFileSync(STACK_STATE_FILE, 'utf8')) as StackState;
@@ -117,11 +116,11 @@ export async function startService(name: string): Promise<void> {
   const state = stackState();
   // Straight into the log file: a pipe read by this test file would stop being read when the file ends.
   const outputFd = openSync(STACK_LOG_FILE, 'a');
-  const child = launcher.startProcess(name, state.envs[name], { extraEnv: state.extraEnv, outputFd });
+  const child = startProcess(name, state.envs[name], { extraEnv: state.extraEnv, outputFd });
   closeSync(outputFd);
   child.unref();
-  await launcher.waitUntilReady(state.urls[name], child);
-  state.pids[name] = child.pid;
+  await waitUntilReady(state.urls[name], child);
+  state.pids[name] = child.pid as number;
   writeFileSync(STACK_STATE_FILE, JSON.stringify(state, null, 2));
 }
 
@@ -133,15 +132,15 @@ export async function startExtraGateway(env: Record<string, string>): Promise<{ 
   const state = stackState();
   const [httpPort, metricsPort] = [await freePort(), await freePort()];
   const outputFd = openSync(STACK_LOG_FILE, 'a');
-  const child = launcher.startProcess('gateway', { ...state.envs['gateway'], ...env, HTTP_PORT: String(httpPort), METRICS_PORT: String(metricsPort) }, { extraEnv: state.extraEnv, outputFd });
+  const child = startProcess('gateway', { ...state.envs['gateway'], ...env, HTTP_PORT: String(httpPort), METRICS_PORT: String(metricsPort) }, { extraEnv: state.extraEnv, outputFd });
   closeSync(outputFd);
   const url = `http://127.0.0.1:${httpPort}`;
-  await launcher.waitUntilReady(url, child);
+  await waitUntilReady(url, child);
   const exited = new Promise((resolve) => child.once('exit', resolve));
   return { url, stop: async () => void (child.kill('SIGTERM'), await exited) };
 }
 
 /** Stops or starts the run's own Kafka broker (for fault tests). */
 export function kafka(command: 'start' | 'stop'): void {
-  launcher.kafka(command, stackState().broker);
+  runKafka(command, stackState().broker);
 }

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { eventually, stackState } from './stack';
 
-/** A span as the stack's OTLP receiver keeps it (tools/stack/otlp-receiver.cjs). */
+/** A span as the stack's OTLP receiver keeps it (`ReceivedSpan` of @petstore/stack), as its GET /spans answers it. */
 export interface ReceivedSpan {
   traceId: string;
   spanId: string;

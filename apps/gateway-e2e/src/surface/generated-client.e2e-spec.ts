@@ -1,10 +1,9 @@
 import { spawnSync } from 'node:child_process';
 import { rmSync } from 'node:fs';
 import { dirname, join } from 'node:path';
+import { generatorJar } from '@petstore/stack';
 import { uniqueName } from '../support/fixtures';
 import { eventually, fetchOnce, stackState } from '../support/stack';
-
-const openapiTools = require('@petstore/stack/openapi-tools.cjs');
 
 function run(command: string, args: string[]): void {
   const result = spawnSync(command, args, { encoding: 'utf8' });
@@ -29,7 +28,7 @@ describe('a client generated from /openapi.json', () => {
   beforeAll(() => {
     const dir = join(dirname(stackState().openApiFile), 'generated-client');
     rmSync(dir, { recursive: true, force: true });
-    run('java', ['-jar', openapiTools.generatorJar(), 'generate', '-i', stackState().openApiFile, '-g', 'typescript-fetch', '-o', dir]);
+    run('java', ['-jar', generatorJar(), 'generate', '-i', stackState().openApiFile, '-g', 'typescript-fetch', '-o', dir]);
     run(process.execPath, [require.resolve('typescript/bin/tsc'), '--outDir', join(dir, 'dist'), '--module', 'commonjs', '--target', 'es2020', '--lib', 'es2020,dom', '--skipLibCheck', join(dir, 'index.ts')]);
     generated = require(join(dir, 'dist/index.js'));
   }, 180_000);

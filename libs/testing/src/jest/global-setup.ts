@@ -5,10 +5,13 @@ import { KAFKA_ADMIN_PRINCIPAL } from '@petstore/contracts';
 import { KAFKA_SECURITY_VARIABLES } from '@petstore/kafka';
 import { TEST_RUN_VARIABLE, testKafkaSecretsDir } from '../test-environment';
 
-/** Starts one of the suites' servers (tools/stack), if needed, and hands its variables (paths, never a password) to the workers. */
-function ensureTestServer(tool: string): void {
-  const server = spawnSync(process.execPath, [resolve(__dirname, '../../../../tools/stack', tool), 'test-server'], { encoding: 'utf8' });
-  if (server.status !== 0) throw new Error(`The test server of ${tool} did not start: ${server.stderr.trim()}`);
+/**
+ * Starts one of the suites' servers, if needed, and hands its variables (paths, never a password)
+ * to the workers. The program is the stack tools' bundle, which every `test` target builds first (nx.json).
+ */
+function ensureTestServer(which: 'nats' | 'redis'): void {
+  const server = spawnSync(process.execPath, [resolve(__dirname, '../../../../dist/tools/stack/test-server.js'), which], { encoding: 'utf8' });
+  if (server.status !== 0) throw new Error(`The suites' ${which} server did not start: ${(server.stderr || String(server.error ?? '')).trim()}`);
   Object.assign(process.env, JSON.parse(server.stdout) as Record<string, string>);
 }
 
@@ -28,6 +31,6 @@ export default async function nameTestRun(): Promise<void> {
     process.env[KAFKA_SECURITY_VARIABLES.passwordFile] = `${secrets}/${KAFKA_ADMIN_PRINCIPAL}.password`;
     process.env[KAFKA_SECURITY_VARIABLES.tlsCaFile] = `${secrets}/ca.pem`;
   }
-  ensureTestServer('nats.cjs');
-  ensureTestServer('redis.cjs');
+  ensureTestServer('nats');
+  ensureTestServer('redis');
 }

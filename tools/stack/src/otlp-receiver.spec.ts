@@ -2,11 +2,9 @@ import { SpanKind, SpanStatusCode, TraceFlags } from '@opentelemetry/api';
 import { JsonTraceSerializer, ProtobufTraceSerializer } from '@opentelemetry/otlp-transformer';
 import { resourceFromAttributes } from '@opentelemetry/resources';
 import type { ReadableSpan } from '@opentelemetry/sdk-trace';
+import { startOtlpReceiver, type OtlpReceiver } from './otlp-receiver';
 
 // The receiver is the benchmark's and the end-to-end suite's collector: what the services export must read back as sent.
-const { startOtlpReceiver } = require('./otlp-receiver.cjs') as {
-  startOtlpReceiver(options?: { keepSpans?: boolean }): Promise<{ url: string; spans(traceId?: string): unknown[]; count(): number; close(): Promise<void> }>;
-};
 
 const TRACE_ID = '0af7651916cd43dd8448eb211c80319c';
 
@@ -61,7 +59,7 @@ const EXPECTED = [
 ];
 
 describe('the OTLP receiver', () => {
-  let receiver: Awaited<ReturnType<typeof startOtlpReceiver>>;
+  let receiver: OtlpReceiver;
   beforeEach(async () => {
     receiver = await startOtlpReceiver();
   });

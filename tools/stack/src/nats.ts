@@ -1,22 +1,39 @@
 // The stacks' own NATS servers: one per stack, on a port of its own, with TLS and a user per
 // process whose permissions come from libs/contracts (RPC_CALLS). Certificates, passwords and the
 // server configuration live in the stack's cache folder, readable by this user only.
-'use strict';
-const { spawn, spawnSync } = require('node:child_process');
-const fs = require('node:fs');
-const path = require('node:path');
-const { CACHE, ensureCertificates, passwordFile, writeSecret, canConnect, runningPid, waitForPort } = require('./secrets.cjs');
+import { spawn } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { NATS_IDENTITIES, natsServerConfig, type NatsServerConfigOptions } from '@petstore/contracts';
+import { CACHE } from './paths';
+import { canConnect, ensureCertificates, passwordFile, runningPid, waitForPort, writeSecret } from './secrets';
 
-const ROOT = path.resolve(__dirname, '../..');
-const IDENTITIES = ['gateway', 'catalog', 'orders', 'inventory'];
+/** Who connects to a stack's NATS server: every process, each as its own user. */
+export const IDENTITIES = NATS_IDENTITIES;
 /** The development stack's NATS; the others follow the ports scheme (+10000 end-to-end, +20000 bench, +25000 chaos). */
-const NATS_PORT = 4322;
+export const NATS_PORT = 4322;
 /** The scaled stack's (`npm run cluster`; +25000 in the chaos run's). */
-const CLUSTER_NATS_PORT = 4332;
+export const CLUSTER_NATS_PORT = 4332;
 /** The server every unit and integration suite shares, each on a one-token namespace of its own (the subject prefix `*.`). */
-const TEST_NATS = { port: 4342, subjectPrefix: '*.' };
+export const TEST_NATS = { port: 4342, subjectPrefix: '*.' };
 
-function natsDir(port) {
+/** The variables a process reaches its stack's NATS server with (libs/rpc natsConnectionOptions). */
+export type NatsEnv = Record<string, string>;
+
+/** A stack's NATS server as `natsServer` lays it out; `envOf(identity)` is what that process connects with. */
+export interface NatsServer {
+  port: number;
+  dir: string;
+  url: string;
+  subjectPrefix: string;
+  /** Absent when `unsecured`. */
+  caFile?: string;
+  harness?: boolean;
+  unsecured?: boolean;
+  envOf(identity: string): NatsEnv;
+}
+
+function natsDir(port: number): string {
   return path.join(CACHE, `nats-${port}`);
 }
 
@@ -26,46 +43,51 @@ function natsDir(port) {
  * `unsecured`: no TLS and no users, for the benchmark of what they cost only; its processes
  * connect with BUS_SECURITY_OFF_BENCH_ONLY=true, without which they refuse such a server.
  */
-function natsServer(port, subjectPrefix, { harness = false, unsecured = false } = {}) {
+export function natsServer(port: number, subjectPrefix: string, { harness = false, unsecured = false }: { harness?: boolean; unsecured?: boolean } = {}): NatsServer {
   const dir = natsDir(port);
   fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
   const url = `nats://127.0.0.1:${port}`;
   if (unsecured) return { port, dir, url, subjectPrefix, unsecured, envOf: () => ({ NATS_SERVERS: url }) };
   ensureCertificates(dir);
   const caFile = path.join(dir, 'ca.pem');
-  const envOf = (identity) => ({ NATS_SERVERS: url, NATS_USER: identity, NATS_PASSWORD_FILE: passwordFile(dir, identity), NATS_TLS_CA_FILE: caFile });
+  const envOf = (identity: string) => ({ NATS_SERVERS: url, NATS_USER: identity, NATS_PASSWORD_FILE: passwordFile(dir, identity), NATS_TLS_CA_FILE: caFile });
   return { port, dir, url, subjectPrefix, caFile, envOf, harness };
 }
 
-/** Generates the server's configuration from libs/contracts (TypeScript, run through SWC as libs/contracts' own generators are). */
-function writeServerConfig(server) {
+interface WrittenConfig {
+  file: string;
+  changed: boolean;
+  pidFile: string;
+}
+
+function writeIfChanged(file: string, text: string): boolean {
+  const changed = !fs.existsSync(file) || fs.readFileSync(file, 'utf8') !== text;
+  if (changed) writeSecret(file, text);
+  return changed;
+}
+
+/** The server's configuration, generated from libs/contracts. */
+function writeServerConfig(server: NatsServer): WrittenConfig {
   if (server.unsecured) return writeUnsecuredConfig(server);
+  const password = (identity: string) => fs.readFileSync(server.envOf(identity).NATS_PASSWORD_FILE, 'utf8').trim();
   const options = {
     listen: `127.0.0.1:${server.port}`,
     subjectPrefix: server.subjectPrefix,
     pidFile: path.join(server.dir, 'nats.pid'),
     tls: { certFile: path.join(server.dir, 'server.pem'), keyFile: path.join(server.dir, 'server.key') },
-    users: IDENTITIES.map((identity) => ({ identity, user: identity, password: fs.readFileSync(server.envOf(identity).NATS_PASSWORD_FILE, 'utf8').trim() })),
-    ...(server.harness ? { harnessPassword: fs.readFileSync(server.envOf('harness').NATS_PASSWORD_FILE, 'utf8').trim() } : {}),
-  };
-  const generate = "let s='';process.stdin.on('data',(c)=>(s+=c)).on('end',()=>process.stdout.write(require('./libs/contracts/src/rpc/nats-authorization').natsServerConfig(JSON.parse(s))))";
-  // The options (passwords among them) go on stdin, never on a command line another user can read.
-  const result = spawnSync(process.execPath, ['-r', '@swc-node/register', '-e', generate], { cwd: ROOT, input: JSON.stringify(options), encoding: 'utf8' });
-  if (result.status !== 0) throw new Error(`Generating the NATS configuration failed: ${result.stderr.trim()}`);
+    users: IDENTITIES.map((identity) => ({ identity, user: identity, password: password(identity) })),
+    ...(server.harness ? { harnessPassword: password('harness') } : {}),
+  } satisfies NatsServerConfigOptions;
   const file = path.join(server.dir, 'nats.conf');
-  const changed = !fs.existsSync(file) || fs.readFileSync(file, 'utf8') !== result.stdout;
-  if (changed) writeSecret(file, result.stdout);
-  return { file, changed, pidFile: options.pidFile };
+  return { file, changed: writeIfChanged(file, natsServerConfig(options)), pidFile: options.pidFile };
 }
 
 /** The benchmark's server without TLS and users: where it listens and writes its pid, nothing else. */
-function writeUnsecuredConfig(server) {
+function writeUnsecuredConfig(server: NatsServer): WrittenConfig {
   const pidFile = path.join(server.dir, 'nats.pid');
   const text = `# No TLS, no users: the benchmark of what they cost only (BUS_SECURITY_OFF_BENCH_ONLY).\n${JSON.stringify({ listen: `127.0.0.1:${server.port}`, pid_file: pidFile }, null, 2)}\n`;
   const file = path.join(server.dir, 'nats.conf');
-  const changed = !fs.existsSync(file) || fs.readFileSync(file, 'utf8') !== text;
-  if (changed) writeSecret(file, text);
-  return { file, changed, pidFile };
+  return { file, changed: writeIfChanged(file, text), pidFile };
 }
 
 /**
@@ -73,7 +95,7 @@ function writeUnsecuredConfig(server) {
  * when that changed (a new subject prefix, a rotated password): nats-server reloads on SIGHUP
  * without dropping a connection. Like the Kafka broker, it outlives the script that started it.
  */
-async function ensureNatsServer(server, natsServerBinary) {
+export async function ensureNatsServer(server: NatsServer, natsServerBinary: () => string): Promise<void> {
   const config = writeServerConfig(server);
   const pid = runningPid(config.pidFile);
   if (pid && (await canConnect('127.0.0.1', server.port))) {
@@ -86,40 +108,35 @@ async function ensureNatsServer(server, natsServerBinary) {
 }
 
 /** Stops a server that `ensureNatsServer` started (the security benchmark's own, once measured). */
-async function stopNatsServer(server) {
+export async function stopNatsServer(server: NatsServer): Promise<void> {
   const pid = runningPid(path.join(server.dir, 'nats.pid'));
   if (!pid) return;
   process.kill(pid, 'SIGTERM');
   while (runningPid(path.join(server.dir, 'nats.pid')) && (await canConnect('127.0.0.1', server.port))) await new Promise((resolve) => setTimeout(resolve, 100));
 }
 
-/**
- * nats.js `connect` options for a script that speaks NATS itself (the benchmarks' load and
- * stand-ins), from a process's variables: as libs/rpc's natsConnectionOptions, which it cannot load.
- */
-function natsClientOptions(env) {
-  if (!env.NATS_USER && env.BUS_SECURITY_OFF_BENCH_ONLY === 'true') return { servers: env.NATS_SERVERS.split(','), inboxPrefix: '_INBOX' };
-  const user = env.NATS_USER;
-  return {
-    servers: env.NATS_SERVERS.split(','),
-    user,
-    pass: fs.readFileSync(env.NATS_PASSWORD_FILE, 'utf8').trim(),
-    tls: { caFile: env.NATS_TLS_CA_FILE },
-    inboxPrefix: `_INBOX.${user}`,
-  };
+/** nats.js `connect` options, as `natsClientOptions` returns them. */
+export interface NatsClientOptions {
+  servers: string[];
+  inboxPrefix: string;
+  user?: string;
+  pass?: string;
+  tls?: { caFile: string };
 }
 
-module.exports = { NATS_PORT, CLUSTER_NATS_PORT, TEST_NATS, IDENTITIES, natsServer, ensureNatsServer, stopNatsServer, natsClientOptions };
-
-// `node tools/stack/nats.cjs test-server`: the unit and integration suites' server, started if
-// needed; prints the variables that reach it (paths only, never a password). Jest's global setup runs it.
-if (require.main === module && process.argv[2] === 'test-server') {
-  const server = natsServer(TEST_NATS.port, TEST_NATS.subjectPrefix, { harness: true });
-  ensureNatsServer(server, () => require('./stack.cjs').installPackage('nats-server', 'nats-server')).then(
-    () => process.stdout.write(`${JSON.stringify({ NATS_SERVERS: server.url, NATS_TLS_CA_FILE: server.caFile, PETSTORE_NATS_DIR: server.dir })}\n`),
-    (error) => {
-      process.stderr.write(`${error.message}\n`);
-      process.exit(1);
-    },
-  );
+/**
+ * nats.js `connect` options for a script that speaks NATS itself (the benchmarks' load and
+ * stand-ins), from a process's variables, as libs/rpc's natsConnectionOptions reads them.
+ */
+export function natsClientOptions(env: Record<string, string | undefined>): NatsClientOptions {
+  const servers = (env.NATS_SERVERS ?? '').split(',');
+  if (!env.NATS_USER && env.BUS_SECURITY_OFF_BENCH_ONLY === 'true') return { servers, inboxPrefix: '_INBOX' };
+  const user = env.NATS_USER as string;
+  return {
+    servers,
+    user,
+    pass: fs.readFileSync(env.NATS_PASSWORD_FILE as string, 'utf8').trim(),
+    tls: { caFile: env.NATS_TLS_CA_FILE as string },
+    inboxPrefix: `_INBOX.${user}`,
+  };
 }

@@ -1,25 +1,37 @@
 // The stacks' own Redis (the rate limit several gateways share): TLS only, no default user, and an
 // ACL user for the gateways that may run the rate limit's commands on its own keys and nothing
 // else. The machine's Redis on 6379 lets anyone in, so no stack uses it.
-'use strict';
-const { spawn } = require('node:child_process');
-const crypto = require('node:crypto');
-const fs = require('node:fs');
-const path = require('node:path');
-const { CACHE, ensureCertificates, passwordFile, writeSecret, canConnect, runningPid, waitForPort } = require('./secrets.cjs');
+import { spawn } from 'node:child_process';
+import * as crypto from 'node:crypto';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { Redis } from 'ioredis';
+import { CACHE } from './paths';
+import { canConnect, ensureCertificates, passwordFile, runningPid, waitForPort, writeSecret } from './secrets';
 
 /** The scaled stacks' Redis (`npm run cluster`; + 20000 in the bench's, + 25000 in the chaos run's). */
-const REDIS_PORT = 6380;
+export const REDIS_PORT = 6380;
 /** The one the unit and integration suites share. */
-const TEST_REDIS_PORT = 6390;
+export const TEST_REDIS_PORT = 6390;
 /** The gateways' user, and the keys and commands it may use: rate-limiter-flexible's script (EVALSHA, EVAL when the script is not cached) and what the script calls. */
-const RATE_LIMIT_USER = 'ratelimit';
-const RATE_LIMIT_ACL = '~petstore:rate:* resetchannels -@all +evalsha +eval +set +incrby +pttl +expire';
+export const RATE_LIMIT_USER = 'ratelimit';
+export const RATE_LIMIT_ACL = '~petstore:rate:* resetchannels -@all +evalsha +eval +set +incrby +pttl +expire';
 /** The stack tools' own user, to load a changed ACL file (a rotated password) into the running server. */
 const ADMIN_USER = 'admin';
 
+/** A stack's Redis as `redisServer` lays it out; `gatewayEnv` is what a gateway reaches it with. */
+export interface RedisServer {
+  port: number;
+  dir: string;
+  unsecured?: boolean;
+  /** Absent when `unsecured`. */
+  caFile?: string;
+  adminPasswordFile?: string;
+  gatewayEnv: Record<string, string>;
+}
+
 /** Where the Redis on `port` keeps its configuration, secrets and pid file (`redis.pid`). */
-function redisDir(port) {
+export function redisDir(port: number): string {
   return path.join(CACHE, `redis-${port}`);
 }
 
@@ -28,7 +40,7 @@ function redisDir(port) {
  * what they cost only; the gateway connects to it with BUS_SECURITY_OFF_BENCH_ONLY=true, without
  * which it refuses such a Redis.
  */
-function redisServer(port, { unsecured = false } = {}) {
+export function redisServer(port: number, { unsecured = false }: { unsecured?: boolean } = {}): RedisServer {
   const dir = redisDir(port);
   fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
   if (unsecured) return { port, dir, unsecured, gatewayEnv: { RATE_LIMIT_REDIS_URL: `redis://127.0.0.1:${port}` } };
@@ -43,11 +55,11 @@ function redisServer(port, { unsecured = false } = {}) {
 }
 
 /** Passwords go into the ACL file as SHA-256 hashes (`#<hex>`), never in clear. */
-function hashOf(file) {
+function hashOf(file: string): string {
   return crypto.createHash('sha256').update(fs.readFileSync(file, 'utf8').trim()).digest('hex');
 }
 
-function writeConfig(server) {
+function writeConfig(server: RedisServer): { file: string; pidFile: string; changed: boolean } {
   const file = path.join(server.dir, 'redis.conf');
   const pidFile = path.join(server.dir, 'redis.pid');
   const common = ['bind 127.0.0.1', `pidfile ${pidFile}`, `dir ${server.dir}`, 'save ""', 'appendonly no'];
@@ -58,13 +70,13 @@ function writeConfig(server) {
   const acl = [
     'user default off',
     `user ${RATE_LIMIT_USER} on #${hashOf(server.gatewayEnv.RATE_LIMIT_REDIS_PASSWORD_FILE)} ${RATE_LIMIT_ACL}`,
-    `user ${ADMIN_USER} on #${hashOf(server.adminPasswordFile)} ~* &* +@all`,
+    `user ${ADMIN_USER} on #${hashOf(server.adminPasswordFile as string)} ~* &* +@all`,
     '',
   ].join('\n');
   const aclFile = path.join(server.dir, 'users.acl');
   const changed = !fs.existsSync(aclFile) || fs.readFileSync(aclFile, 'utf8') !== acl;
   if (changed) writeSecret(aclFile, acl);
-  const at = (name) => path.join(server.dir, name);
+  const at = (name: string) => path.join(server.dir, name);
   writeSecret(
     file,
     [
@@ -83,21 +95,20 @@ function writeConfig(server) {
 }
 
 /** A connection as the stack tools' admin user. */
-function adminClient(server) {
-  const { Redis } = require('ioredis');
+function adminClient(server: RedisServer): Redis {
   return new Redis({
     host: '127.0.0.1',
     port: server.port,
     username: ADMIN_USER,
-    password: fs.readFileSync(server.adminPasswordFile, 'utf8').trim(),
-    tls: { ca: fs.readFileSync(server.caFile) },
+    password: fs.readFileSync(server.adminPasswordFile as string, 'utf8').trim(),
+    tls: { ca: fs.readFileSync(server.caFile as string) },
     lazyConnect: true,
     maxRetriesPerRequest: 0,
   });
 }
 
 /** Starts the stack's Redis if it is not running; loads its ACL file again when that changed (a rotated password), without a restart. */
-async function ensureRedisServer(server, redisServerBinary) {
+export async function ensureRedisServer(server: RedisServer, redisServerBinary: () => string): Promise<void> {
   const config = writeConfig(server);
   const pid = runningPid(config.pidFile);
   if (pid && (await canConnect('127.0.0.1', server.port))) {
@@ -118,29 +129,10 @@ async function ensureRedisServer(server, redisServerBinary) {
 }
 
 /** Stops a server that `ensureRedisServer` started (the security benchmark's own, once measured). */
-async function stopRedisServer(server) {
+export async function stopRedisServer(server: RedisServer): Promise<void> {
   const pidFile = path.join(server.dir, 'redis.pid');
   const pid = runningPid(pidFile);
   if (!pid) return;
   process.kill(pid, 'SIGTERM');
   while (runningPid(pidFile) && (await canConnect('127.0.0.1', server.port))) await new Promise((resolve) => setTimeout(resolve, 100));
-}
-
-module.exports = { REDIS_PORT, TEST_REDIS_PORT, RATE_LIMIT_USER, RATE_LIMIT_ACL, redisDir, redisServer, ensureRedisServer, stopRedisServer };
-
-// `node tools/stack/redis.cjs test-server`: the suites' Redis, started if needed; prints the
-// gateway's variables (paths only, never a password). Jest's global setup runs it.
-if (require.main === module && process.argv[2] === 'test-server') {
-  const server = redisServer(TEST_REDIS_PORT);
-  ensureRedisServer(server, () => require('./stack.cjs').installPackage('redis-server', 'redis-server')).then(
-    () => {
-      const { RATE_LIMIT_REDIS_URL, RATE_LIMIT_REDIS_PASSWORD_FILE, RATE_LIMIT_REDIS_TLS_CA_FILE } = server.gatewayEnv;
-      const variables = { TEST_REDIS_URL: RATE_LIMIT_REDIS_URL, TEST_REDIS_PASSWORD_FILE: RATE_LIMIT_REDIS_PASSWORD_FILE, TEST_REDIS_CA_FILE: RATE_LIMIT_REDIS_TLS_CA_FILE };
-      process.stdout.write(`${JSON.stringify(variables)}\n`);
-    },
-    (error) => {
-      process.stderr.write(`${error.message}\n`);
-      process.exit(1);
-    },
-  );
 }

@@ -1,30 +1,28 @@
 // What the stacks' own NATS and Redis servers share: a CA and a server certificate, random
 // passwords, written readable by this user only and never printed; and how to tell that a server
 // the stack started still runs.
-'use strict';
-const crypto = require('node:crypto');
-const fs = require('node:fs');
-const net = require('node:net');
-const os = require('node:os');
-const path = require('node:path');
-const { spawnSync } = require('node:child_process');
+import { spawnSync } from 'node:child_process';
+import * as crypto from 'node:crypto';
+import * as fs from 'node:fs';
+import * as net from 'node:net';
+import * as path from 'node:path';
 
-const CACHE = process.env.PETSTORE_CACHE ?? path.join(os.homedir(), '.cache/petstore');
+export { CACHE } from './paths';
 
 /** Writes `content` readable by this user only, without ever printing it. */
-function writeSecret(file, content) {
+export function writeSecret(file: string, content: string): void {
   fs.writeFileSync(file, content, { mode: 0o600 });
   fs.chmodSync(file, 0o600);
 }
 
-function openssl(args, dir) {
+function openssl(args: string[], dir: string): void {
   const result = spawnSync('openssl', args, { cwd: dir, encoding: 'utf8' });
-  if (result.error?.code === 'ENOENT') throw new Error('openssl is missing: the stack makes its TLS certificates with it (Debian: `apt-get install openssl`)');
+  if ((result.error as NodeJS.ErrnoException | undefined)?.code === 'ENOENT') throw new Error('openssl is missing: the stack makes its TLS certificates with it (Debian: `apt-get install openssl`)');
   if (result.status !== 0) throw new Error(`openssl ${args[0]} failed: ${(result.stderr ?? '').trim()}`);
 }
 
 /** A CA, and a server certificate for 127.0.0.1 and localhost signed by it, made once (kept for 10 years). */
-function ensureCertificates(dir) {
+export function ensureCertificates(dir: string): void {
   if (fs.existsSync(path.join(dir, 'server.pem'))) return;
   const days = '3650';
   openssl(['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-keyout', 'ca.key', '-out', 'ca.pem', '-days', days, '-subj', '/CN=petstore stack CA'], dir);
@@ -36,16 +34,16 @@ function ensureCertificates(dir) {
 }
 
 /** `<identity>.password`: a random password per process, made once. */
-function passwordFile(dir, identity) {
+export function passwordFile(dir: string, identity: string): string {
   const file = path.join(dir, `${identity}.password`);
   if (!fs.existsSync(file)) writeSecret(file, crypto.randomBytes(24).toString('base64url'));
   return file;
 }
 
-function canConnect(host, port, timeoutMs = 1000) {
+export function canConnect(host: string, port: number, timeoutMs = 1000): Promise<boolean> {
   return new Promise((resolve) => {
     const socket = net.connect({ host, port });
-    const done = (ok) => {
+    const done = (ok: boolean) => {
       socket.destroy();
       resolve(ok);
     };
@@ -55,7 +53,7 @@ function canConnect(host, port, timeoutMs = 1000) {
   });
 }
 
-function runningPid(pidFile) {
+export function runningPid(pidFile: string): number | undefined {
   try {
     const pid = Number(fs.readFileSync(pidFile, 'utf8').trim());
     process.kill(pid, 0);
@@ -66,7 +64,7 @@ function runningPid(pidFile) {
 }
 
 /** Waits until 127.0.0.1:`port` answers, at most 10 s. */
-async function waitForPort(port, what) {
+export async function waitForPort(port: number, what: string): Promise<void> {
   const deadline = Date.now() + 10_000;
   while (Date.now() < deadline) {
     if (await canConnect('127.0.0.1', port)) return;
@@ -74,5 +72,3 @@ async function waitForPort(port, what) {
   }
   throw new Error(`${what} did not answer on 127.0.0.1:${port} within 10 s`);
 }
-
-module.exports = { CACHE, writeSecret, ensureCertificates, passwordFile, canConnect, runningPid, waitForPort };
