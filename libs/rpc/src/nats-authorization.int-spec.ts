@@ -4,7 +4,7 @@ import { connect, ErrorCode, type NatsConnection, type NatsError } from 'nats';
 import { randomBytes } from 'node:crypto';
 import { natsConnectionOptions, natsCredentialsOf, natsUserEnv, rpcTransportConfigShape, type NatsCredentials } from './rpc-transport.config';
 
-// Every identity against the suites' real NATS server (tools/stack/nats.cjs, generated from
+// Every identity against the suites' real NATS server (tools/stack/src/nats.ts, generated from
 // libs/contracts): what it may do works, and everything else is refused by the server itself.
 const prefix = `authz-${randomBytes(4).toString('hex')}.`;
 const servers = (process.env['NATS_SERVERS'] ?? '').split(',');

@@ -23,7 +23,7 @@ class PingModule {}
 
 describe('NatsRpcServer against the NATS server', () => {
   const subjectPrefix = `rpc-server-test-${randomBytes(4).toString('hex')}.`;
-  // The test suites' own NATS user: its subjects are `<prefix>harness.>` (tools/stack/nats.cjs).
+  // The test suites' own NATS user: its subjects are `<prefix>harness.>` (tools/stack/src/nats.ts).
   const transport = readConfig(rpcTransportConfigShape, { ...process.env, ...natsUserEnv(NATS_TEST_HARNESS), NATS_SUBJECT_PREFIX: subjectPrefix });
   let client: RpcClient;
 

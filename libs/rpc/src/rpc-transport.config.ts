@@ -98,7 +98,7 @@ export function natsConnectionOptions(access: NatsAccess) {
 
 /**
  * NATS_USER and NATS_PASSWORD_FILE of `user` on a server whose folder holds `<user>.password`, as
- * the stack tools lay them out (tools/stack/nats.cjs); the test suites' server's folder is
+ * the stack tools lay them out (tools/stack/src/nats.ts); the test suites' server's folder is
  * PETSTORE_NATS_DIR, set by Jest's global setup.
  */
 export function natsUserEnv(user: string, dir = process.env['PETSTORE_NATS_DIR']): Env {

@@ -680,7 +680,7 @@ describe('docker-compose.yml: NATS and Redis credentials (bus-secrets)', () => {
     const password = file('gateway/redis-password').trim();
     expect(acl).toEqual(['user default off', `user ${RATE_LIMIT_REDIS_USER} on #${createHash('sha256').update(password).digest('hex')} ${RATE_LIMIT_REDIS_ACL}`]);
     expect(acl.join('\n')).not.toContain(password);
-    // The stacks' own Redis (tools/stack) grants the same.
+    // The stacks' own Redis (tools/stack/src/redis.ts) grants the same.
     expect({ user: RATE_LIMIT_USER, acl: RATE_LIMIT_ACL }).toEqual({ user: RATE_LIMIT_REDIS_USER, acl: RATE_LIMIT_REDIS_ACL });
     expect(healthcheckCommand(services.redis)).toContain('NOAUTH');
 

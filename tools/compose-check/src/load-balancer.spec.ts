@@ -1,12 +1,13 @@
 /**
  * HAProxy in front of the gateways, in the compose stack (docker/haproxy/haproxy.cfg) and in
- * `npm run cluster` (tools/stack, src/cluster/haproxy.ts). A client that keeps a connection idle longer than
- * HAProxy does sends its next request on a connection HAProxy is closing, and gets no answer.
+ * `npm run cluster` (tools/stack/src/cluster/haproxy.ts). A client that keeps a connection idle
+ * longer than HAProxy does sends its next request on a connection HAProxy is closing, and gets no answer.
  */
 import { createServer, type Server } from 'node:http';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { ChildProcess } from 'node:child_process';
+import { Writable } from 'node:stream';
 import { CLIENT_KEEP_ALIVE_S, clusterLayout, startBalancer, waitForBalancer } from '@petstore/stack';
 
 const root = join(__dirname, '..', '..', '..');
@@ -37,7 +38,7 @@ describe('`npm run cluster`\'s HAProxy, running', () => {
       await new Promise<void>((resolve) => server.listen(Number(layout.envOf(name).HTTP_PORT), '127.0.0.1', resolve));
       gateways.push(server);
     }
-    balancer = await startBalancer(layout, { output: { write: () => true } });
+    balancer = await startBalancer(layout, { output: new Writable({ write: (_chunk, _encoding, done) => done() }) });
     await waitForBalancer(layout);
   }, 120_000);
 

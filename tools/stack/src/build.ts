@@ -1,11 +1,12 @@
 // What a stack needs before its processes start: the apps built, the databases migrated, Kafka's
 // topics and ACLs provisioned; and, for test stacks, the databases dropped first.
 import { spawnSync } from 'node:child_process';
-import * as path from 'node:path';
+import { builtAppMain, launch } from '@petstore/launcher';
 import { Client } from 'pg';
 import { kafkaCredentials } from './kafka';
 import { APPS, SERVICES, type StackLayout } from './layout';
 import { ROOT } from './paths';
+import { terminalOutput } from './terminal-output';
 
 export function build(apps: readonly string[] = APPS): void {
   const result = spawnSync('npx', ['nx', 'run-many', '-t', 'build', '-p', ...apps, '--outputStyle=static'], {
@@ -17,30 +18,28 @@ export function build(apps: readonly string[] = APPS): void {
 }
 
 /** The built bundle of `app`. */
-export function mainOf(app: string): string {
-  return path.join(ROOT, 'dist/apps', app, 'main.js');
-}
+export const mainOf = builtAppMain;
 
-/** Runs a built app's one-off command (`migrate`, `kafka-provision`) to its end; false when it failed. */
-function runCommand(app: string, command: string, env: NodeJS.ProcessEnv): boolean {
-  return spawnSync(process.execPath, [mainOf(app), command], { stdio: 'inherit', env }).status === 0;
+/** Runs a built app's one-off command (`migrate`, `kafka-provision`) to its end, its lines labelled on this process's stdout; false when it failed. */
+async function runCommand(app: string, command: string, env: Record<string, string>): Promise<boolean> {
+  return (await launch(builtAppMain(app), { args: [command], env, label: app, output: terminalOutput() }).exited()) === 0;
 }
 
 /** Each service's migrations, as its database's owner, then Kafka's provisioning. */
-export function runMigrations(layout: StackLayout, extraEnv: Record<string, string> = {}): void {
+export async function runMigrations(layout: StackLayout, extraEnv: Record<string, string> = {}): Promise<void> {
   for (const name of SERVICES) {
-    if (!runCommand(name, 'migrate', { ...process.env, ...extraEnv, ...layout.envs[name] })) throw new Error(`Migrations of ${name} failed`);
+    if (!(await runCommand(name, 'migrate', { ...extraEnv, ...layout.envs[name] }))) throw new Error(`Migrations of ${name} failed`);
   }
-  provisionKafka(layout, extraEnv);
+  await provisionKafka(layout, extraEnv);
 }
 
 /**
  * Kafka's topics and ACLs, provisioned like the databases before any service starts, as the
  * administrator (an unsecured layout's plaintext broker knows no one: there, anonymously).
  */
-export function provisionKafka(layout: StackLayout, extraEnv: Record<string, string> = {}): void {
+export async function provisionKafka(layout: StackLayout, extraEnv: Record<string, string> = {}): Promise<void> {
   const admin = layout.kafkaSecrets ? kafkaCredentials(layout.kafkaSecrets, 'admin') : {};
-  if (!runCommand(SERVICES[0], 'kafka-provision', { ...process.env, ...extraEnv, ...layout.envs[SERVICES[0]], ...admin })) {
+  if (!(await runCommand(SERVICES[0], 'kafka-provision', { ...extraEnv, ...layout.envs[SERVICES[0]], ...admin }))) {
     throw new Error('Provisioning the Kafka topics and ACLs failed');
   }
 }

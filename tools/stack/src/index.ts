@@ -15,7 +15,6 @@ export {
   type StackProcess,
   type StartProcessOptions,
   type RunningStack,
-  type TextOutput,
 } from './processes';
 export {
   NATS_PORT,

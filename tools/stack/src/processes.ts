@@ -1,18 +1,14 @@
-// The stack's processes: each app started from its built bundle with the layout's variables, its
-// output labelled, waited for until ready, stopped with SIGTERM (SIGKILL when it does not exit).
-import { spawn, type ChildProcess } from 'node:child_process';
-import type { Readable } from 'node:stream';
-import { mainOf } from './build';
+// The stack's processes: each app started from its built bundle with the layout's variables
+// (@petstore/launcher), its output labelled, waited for until ready, stopped with SIGTERM.
+import type { ChildProcess } from 'node:child_process';
+import type { Writable } from 'node:stream';
+import { builtAppMain, launch, stopChild, type LaunchedProcess } from '@petstore/launcher';
 import { APPS, SERVICES, type App, type ProcessEnv, type StackLayout } from './layout';
 import { ensureNats } from './machine-services';
 
-/** Where a process's labelled lines go: a stream, or anything that writes text. */
-export interface TextOutput {
-  write(text: string): unknown;
-}
-
 export interface StartProcessOptions {
-  output?: TextOutput;
+  /** Where its labelled lines go; this process's stdout by default. */
+  output?: Writable;
   /**
    * A file opened for appending that takes the process's output directly, unlabelled: for a
    * process that must outlive the code that started it (a test file that restarts a service).
@@ -23,71 +19,22 @@ export interface StartProcessOptions {
   nodeArgs?: string[];
 }
 
-/** A started app; `outputTail` holds its last lines (absent when its output went to `outputFd`). */
-export type StackProcess = ChildProcess & { outputTail?: string[] };
+/** A started app of the stack; its `child` is the process itself (pid, signals, `exit`). */
+export type StackProcess = LaunchedProcess;
 
-/** How many of a process's last output lines a start-up failure quotes. */
-const OUTPUT_TAIL_LINES = 30;
-
-function prefixLines(stream: Readable, label: string, out: TextOutput, tail: string[]): void {
-  let pending = '';
-  stream.on('data', (chunk) => {
-    pending += chunk;
-    const lines = pending.split('\n');
-    pending = lines.pop() as string;
-    for (const line of lines) {
-      out.write(`${label} ${line}\n`);
-      tail.push(line);
-      if (tail.length > OUTPUT_TAIL_LINES) tail.shift();
-    }
-  });
-}
-
+/** Starts `app`'s built bundle with `env` over `extraEnv` over this process's environment. */
 export function startProcess(app: string, env: ProcessEnv, { output = process.stdout, outputFd, extraEnv = {}, nodeArgs = [] }: StartProcessOptions = {}): StackProcess {
-  const child: StackProcess = spawn(process.execPath, [...nodeArgs, mainOf(app)], {
-    env: { ...process.env, ...extraEnv, ...env },
-    stdio: outputFd === undefined ? ['ignore', 'pipe', 'pipe'] : ['ignore', outputFd, outputFd],
-  });
-  if (outputFd !== undefined) return child;
-  const label = `[${app}]`.padEnd(12);
-  // Kept so that a process that dies while starting says why, even when `output` is a file.
-  const tail: string[] = [];
-  child.outputTail = tail;
-  prefixLines(child.stdout as Readable, label, output, tail);
-  prefixLines(child.stderr as Readable, label, output, tail);
-  return child;
+  return launch(builtAppMain(app), { env: { ...extraEnv, ...env }, nodeArgs, label: app, ...(outputFd === undefined ? { output } : { outputFd }) });
 }
 
-/** Resolves once `url`/health/ready answers 200; fails early, quoting its output, when `child` exits first. */
-export async function waitUntilReady(url: string, child: StackProcess, timeoutMs = 60_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (Date.now() < deadline) {
-    if (child.exitCode !== null) {
-      const tail = (child.outputTail ?? []).join('\n');
-      throw new Error(`${url} exited with code ${child.exitCode} before it was ready; its last output:\n${tail}`);
-    }
-    try {
-      const response = await fetch(`${url}/health/ready`, { signal: AbortSignal.timeout(1000) });
-      if (response.ok) return;
-    } catch {
-      // not listening yet
-    }
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-  throw new Error(`${url}/health/ready did not answer 200 within ${timeoutMs / 1000} s`);
+/** Resolves once `url`/health/ready answers 200; fails early, quoting its output, when the process exits first. */
+export function waitUntilReady(url: string, started: StackProcess, timeoutMs = 60_000): Promise<void> {
+  return started.ready(`${url}/health/ready`, timeoutMs);
 }
 
 /** SIGTERM, then SIGKILL after `timeoutMs`; resolves once the process has exited. */
-export function stopProcess(child: ChildProcess | undefined, timeoutMs = 10_000): Promise<void> {
-  if (!child || child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
-  return new Promise((resolve) => {
-    const timer = setTimeout(() => child.kill('SIGKILL'), timeoutMs);
-    child.once('exit', () => {
-      clearTimeout(timer);
-      resolve();
-    });
-    child.kill('SIGTERM');
-  });
+export function stopProcess(started: StackProcess | ChildProcess | undefined, timeoutMs = 10_000): Promise<void> {
+  return started && 'stop' in started ? started.stop(timeoutMs) : stopChild(started, timeoutMs);
 }
 
 /** A started stack: its processes by app, and how to stop them all. */
@@ -106,9 +53,9 @@ export async function startStack(layout: StackLayout, options: StartProcessOptio
   try {
     await Promise.all(
       SERVICES.map(async (name) => {
-        const child = startProcess(name, layout.envs[name], options);
-        processes[name] = child;
-        await waitUntilReady(layout.urls[name], child);
+        const started = startProcess(name, layout.envs[name], options);
+        processes[name] = started;
+        await waitUntilReady(layout.urls[name], started);
       }),
     );
     const gateway = startProcess('gateway', layout.envs.gateway, options);

@@ -74,7 +74,7 @@ export default async function globalSetup(): Promise<void> {
   kafka('reset', broker);
   ensureKafka(broker);
   await dropDatabases(layout);
-  runMigrations(layout, extraEnv);
+  await runMigrations(layout, extraEnv);
   mkdirSync(dirname(STACK_LOG_FILE), { recursive: true });
   // Appending (after emptying it), as the services a test restarts do: a stream at its own offset would overwrite their lines.
   writeFileSync(STACK_LOG_FILE, '');
@@ -95,7 +95,7 @@ export default async function globalSetup(): Promise<void> {
     urls: layout.urls,
     metricsUrls: layout.metricsUrls,
     extraEnv,
-    pids: Object.fromEntries(Object.entries(running.processes).map(([name, child]) => [name, child.pid as number])),
+    pids: Object.fromEntries(Object.entries(running.processes).map(([name, started]) => [name, started.child.pid as number])),
   };
   writeFileSync(STACK_STATE_FILE, JSON.stringify(state, null, 2));
 }

@@ -116,11 +116,11 @@ export async function startService(name: string): Promise<void> {
   const state = stackState();
   // Straight into the log file: a pipe read by this test file would stop being read when the file ends.
   const outputFd = openSync(STACK_LOG_FILE, 'a');
-  const child = startProcess(name, state.envs[name], { extraEnv: state.extraEnv, outputFd });
+  const service = startProcess(name, state.envs[name], { extraEnv: state.extraEnv, outputFd });
   closeSync(outputFd);
-  child.unref();
-  await waitUntilReady(state.urls[name], child);
-  state.pids[name] = child.pid as number;
+  service.child.unref();
+  await waitUntilReady(state.urls[name], service);
+  state.pids[name] = service.child.pid as number;
   writeFileSync(STACK_STATE_FILE, JSON.stringify(state, null, 2));
 }
 
@@ -132,12 +132,11 @@ export async function startExtraGateway(env: Record<string, string>): Promise<{ 
   const state = stackState();
   const [httpPort, metricsPort] = [await freePort(), await freePort()];
   const outputFd = openSync(STACK_LOG_FILE, 'a');
-  const child = startProcess('gateway', { ...state.envs['gateway'], ...env, HTTP_PORT: String(httpPort), METRICS_PORT: String(metricsPort) }, { extraEnv: state.extraEnv, outputFd });
+  const gateway = startProcess('gateway', { ...state.envs['gateway'], ...env, HTTP_PORT: String(httpPort), METRICS_PORT: String(metricsPort) }, { extraEnv: state.extraEnv, outputFd });
   closeSync(outputFd);
   const url = `http://127.0.0.1:${httpPort}`;
-  await waitUntilReady(url, child);
-  const exited = new Promise((resolve) => child.once('exit', resolve));
-  return { url, stop: async () => void (child.kill('SIGTERM'), await exited) };
+  await waitUntilReady(url, gateway);
+  return { url, stop: () => gateway.stop() };
 }
 
 /** Stops or starts the run's own Kafka broker (for fault tests). */

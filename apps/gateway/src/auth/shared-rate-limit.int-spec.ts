@@ -5,7 +5,7 @@ import { Redis } from 'ioredis';
 import { readFileSync } from 'node:fs';
 import { RATE_LIMIT_KEY_PREFIX, SharedRateLimiter } from './rate-limiter';
 
-// Against the suites' real Redis (tools/stack/redis.cjs, started by Jest's global setup): TLS, no
+// Against the suites' real Redis (tools/stack/src/redis.ts, started by Jest's global setup): TLS, no
 // default user, and the gateways' ACL user, as RATE_LIMIT_REDIS_URL names it in the stacks.
 const REDIS_URL = process.env['TEST_REDIS_URL'] as string;
 const REDIS_PASSWORD = readFileSync(process.env['TEST_REDIS_PASSWORD_FILE'] as string, 'utf8').trim();

@@ -1,8 +1,9 @@
 import { spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { resolve } from 'node:path';
+import { join } from 'node:path';
 import { KAFKA_ADMIN_PRINCIPAL } from '@petstore/contracts';
 import { KAFKA_SECURITY_VARIABLES } from '@petstore/kafka';
+import { workspaceRoot } from '@petstore/launcher';
 import { TEST_RUN_VARIABLE, testKafkaSecretsDir } from '../test-environment';
 
 /**
@@ -10,7 +11,7 @@ import { TEST_RUN_VARIABLE, testKafkaSecretsDir } from '../test-environment';
  * to the workers. The program is the stack tools' bundle, which every `test` target builds first (nx.json).
  */
 function ensureTestServer(which: 'nats' | 'redis'): void {
-  const server = spawnSync(process.execPath, [resolve(__dirname, '../../../../dist/tools/stack/test-server.js'), which], { encoding: 'utf8' });
+  const server = spawnSync(process.execPath, [join(workspaceRoot, 'dist/tools/stack/test-server.js'), which], { encoding: 'utf8' });
   if (server.status !== 0) throw new Error(`The suites' ${which} server did not start: ${(server.stderr || String(server.error ?? '')).trim()}`);
   Object.assign(process.env, JSON.parse(server.stdout) as Record<string, string>);
 }

@@ -3,9 +3,9 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import type { Writable } from 'node:stream';
 import { installPackage } from '../packages';
 import { ROOT } from '../paths';
-import type { TextOutput } from '../processes';
 import { canConnect } from '../secrets';
 import type { ClusterLayout } from './cluster-layout';
 
@@ -99,7 +99,7 @@ frontend stats
 }
 
 /** Starts HAProxy in the foreground as a child of this process, with a freshly written configuration. */
-export async function startBalancer(layout: BalancedLayout, { output = process.stdout }: { output?: TextOutput } = {}): Promise<ChildProcess> {
+export async function startBalancer(layout: BalancedLayout, { output = process.stdout }: { output?: Writable } = {}): Promise<ChildProcess> {
   const haproxy = ensureHaproxy();
   const dir = path.join(ROOT, 'tmp', `haproxy-${layout.balancer.port}`);
   fs.mkdirSync(dir, { recursive: true });

@@ -1,7 +1,8 @@
 // The scaled stack's processes: every replica and the balancer in front of the gateways.
 import type { ChildProcess } from 'node:child_process';
+import type { Writable } from 'node:stream';
 import { ensureNats, ensureRedis } from '../machine-services';
-import { startProcess, stopProcess, waitUntilReady, type StackProcess, type TextOutput } from '../processes';
+import { startProcess, stopProcess, waitUntilReady, type StackProcess } from '../processes';
 import type { ClusterLayout } from './cluster-layout';
 import { startBalancer, waitForBalancer } from './haproxy';
 
@@ -23,7 +24,7 @@ export interface RunningCluster {
  * Starts every replica (the services side by side, then the gateways) and the balancer. `start`
  * and `stop` act on one replica by name; `stopAll` takes everything down, gateways first.
  */
-export async function startCluster(layout: ClusterLayout, { output = process.stdout, extraEnv = {} }: { output?: TextOutput; extraEnv?: Record<string, string> } = {}): Promise<RunningCluster> {
+export async function startCluster(layout: ClusterLayout, { output = process.stdout, extraEnv = {} }: { output?: Writable; extraEnv?: Record<string, string> } = {}): Promise<RunningCluster> {
   const processes = new Map<string, StackProcess>();
   const start = async (name: string, env: Record<string, string> = {}) => {
     const child = startProcess(name.split('-')[0], { ...layout.envOf(name), ...env }, { output, extraEnv });

@@ -34,7 +34,7 @@ async function run(layout: ClusterLayout): Promise<number> {
   };
   /** Starts `name` again whenever it exits while the cluster runs. */
   const supervise = (cluster: RunningCluster, name: string) => {
-    const child = cluster.processes.get(name);
+    const child = cluster.processes.get(name)?.child;
     if (!child) return;
     pids[name] = child.pid;
     writePids();
@@ -74,7 +74,7 @@ async function run(layout: ClusterLayout): Promise<number> {
     await ensureNatsAndRedis(layout);
     clusterKafka('start');
     build();
-    runMigrations(layout);
+    await runMigrations(layout);
     const started = await startCluster(layout, { output: terminalOutput() });
     running = started;
     // A signal during start-up: shutdown stops what started and exits.

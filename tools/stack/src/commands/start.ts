@@ -36,7 +36,7 @@ export async function start(): Promise<number> {
     await ensurePostgres();
     ensureKafka();
     build();
-    runMigrations(layout);
+    await runMigrations(layout);
     running = await startStack(layout, { extraEnv: stackEnv, output: terminalOutput() });
     if (stopping) process.exit(0);
     const gateway = layout.urls.gateway;
