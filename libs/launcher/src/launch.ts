@@ -48,10 +48,7 @@ export function launch(main: string, options: LaunchOptions = {}): LaunchedProce
   const tail: string[] = [];
   if (outputFd === undefined) {
     forwardLines(child, label, tail, options.output);
-    // A crashed parent must not leave its children behind; one started with `outputFd` is meant to outlive it.
-    const kill = () => child.kill('SIGKILL');
-    process.once('exit', kill);
-    child.once('exit', () => process.removeListener('exit', kill));
+    killOnExit(child);
   }
   const exit = new Promise<number | null>((resolve) => {
     if (child.exitCode !== null || child.signalCode !== null) resolve(child.exitCode);
@@ -64,6 +61,20 @@ export function launch(main: string, options: LaunchOptions = {}): LaunchedProce
     exited: () => exit,
     stop: (timeoutMs) => stopChild(child, timeoutMs),
   };
+}
+
+/** A parent that dies takes these with it; one started with `outputFd` is meant to outlive it. */
+const running = new Set<ChildProcess>();
+
+function killOnExit(child: ChildProcess): void {
+  // One listener for them all: a cluster runs more children than Node's listener warning allows.
+  if (!process.listeners('exit').includes(killRunning)) process.on('exit', killRunning);
+  running.add(child);
+  child.once('exit', () => running.delete(child));
+}
+
+function killRunning(): void {
+  for (const child of running) child.kill('SIGKILL');
 }
 
 function appName(main: string): string {
