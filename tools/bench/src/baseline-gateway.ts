@@ -1,22 +1,30 @@
 // BENCH_BASELINE_GATEWAY=<main.js of another gateway build>: that build runs beside the stack's
 // gateway, in front of the same services with the same settings, so that the read path measures
 // both builds in the same run (e.g. before and after a change of the gateway).
-const path = require('node:path');
-const { spawn } = require('node:child_process');
-const { stopProcess, waitUntilReady } = require('../../tools/stack/stack.cjs');
+import { spawn } from 'node:child_process';
+import * as path from 'node:path';
+import type { Writable } from 'node:stream';
+import { stopProcess, waitUntilReady } from '@petstore/stack';
+import type { Layout } from './bench-kafka';
+import { BASELINE_GATEWAY } from './knobs';
 
 /** Ports of the baseline gateway: beside the stack's own, within the layout's range. */
 const PORT_SHIFT = 50;
 
-async function startBaselineGateway(layout, { extraEnv = {}, nodeArgs = [], output = process.stdout } = {}) {
-  const main = process.env.BENCH_BASELINE_GATEWAY;
+export interface ProcessOptions {
+  extraEnv?: Record<string, string>;
+  nodeArgs?: string[];
+  output?: Writable;
+}
+
+export async function startBaselineGateway(layout: Layout, { extraEnv = {}, nodeArgs = [], output = process.stdout }: ProcessOptions = {}) {
+  const main = BASELINE_GATEWAY;
   if (!main) return undefined;
   const port = Number(layout.envs.gateway.HTTP_PORT) + PORT_SHIFT;
   const env = { ...process.env, ...extraEnv, ...layout.envs.gateway, HTTP_PORT: String(port), METRICS_PORT: String(Number(layout.envs.gateway.METRICS_PORT) + PORT_SHIFT) };
-  const child = spawn(process.execPath, [...nodeArgs, path.resolve(main)], { env, stdio: ['ignore', 'pipe', 'pipe'] });
-  child.outputTail = [];
+  const child = Object.assign(spawn(process.execPath, [...nodeArgs, path.resolve(main)], { env, stdio: ['ignore', 'pipe', 'pipe'] }), { outputTail: [] as string[] });
   for (const stream of [child.stdout, child.stderr]) {
-    stream.on('data', (chunk) => {
+    stream.on('data', (chunk: Buffer) => {
       output.write(`[baseline] ${chunk}`);
       child.outputTail = [...child.outputTail, String(chunk)].slice(-20);
     });
@@ -25,5 +33,3 @@ async function startBaselineGateway(layout, { extraEnv = {}, nodeArgs = [], outp
   await waitUntilReady(url, child);
   return { url, main, stop: () => stopProcess(child) };
 }
-
-module.exports = { startBaselineGateway };

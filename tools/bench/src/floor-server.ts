@@ -1,8 +1,8 @@
-// The floor of the read benchmark: the same SQL the catalog runs, behind the smallest
-// possible Node HTTP server. Nothing can serve these reads faster on this stack.
-'use strict';
-const http = require('node:http');
-const { Pool } = require('pg');
+// The floor of the read benchmark, a program of its own (dist/tools/bench/floor-server.js): the
+// same SQL the catalog runs, behind the smallest possible Node HTTP server. Nothing can serve
+// these reads faster on this stack. PORT and DATABASE_URL from the bench; 'ready' when listening.
+import * as http from 'node:http';
+import { Pool } from 'pg';
 
 const pool = new Pool({ connectionString: process.env.DATABASE_URL, max: 10 });
 const categoryById = 'select id, name, description from category where id = $1';
@@ -10,8 +10,8 @@ const firstPets = 'select id, name, category_id as "categoryId", status from pet
 
 const server = http.createServer(async (request, response) => {
   try {
-    const url = new URL(request.url, 'http://floor');
-    let body;
+    const url = new URL(request.url ?? '/', 'http://floor');
+    let body: unknown;
     if (url.pathname.startsWith('/categories/')) {
       const { rows } = await pool.query(categoryById, [url.pathname.slice('/categories/'.length)]);
       body = rows[0];

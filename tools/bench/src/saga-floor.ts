@@ -1,32 +1,30 @@
-// The floor of the saga benchmark: the order saga's hops done with nothing but node:http, pg
-// and kafkajs — HTTP accept → order + outbox row in one statement → publish → consume →
-// reserve stock (entry locked, reservation + answer in the same transaction) → publish →
-// consume → decide. Each side deduplicates by event id and handles a fetched batch in one
-// transaction, as the services do; there is no Nest, no ORM, no gateway hop and no catalog.
-// `node saga-floor.cjs orders|inventory` runs one side; the bench starts both.
-'use strict';
-const fs = require('node:fs');
-const http = require('node:http');
-const { randomUUID } = require('node:crypto');
-const { Kafka, logLevel, Partitioners } = require('kafkajs');
-const { Pool, Client } = require('pg');
+// The floor of the saga benchmark, a program of its own (dist/tools/bench/saga-floor.js): the
+// order saga's hops done with nothing but node:http, pg and kafkajs — HTTP accept → order + outbox
+// row in one statement → publish → consume → reserve stock (entry locked, reservation + answer in
+// the same transaction) → publish → consume → decide. Each side deduplicates by event id and
+// handles a fetched batch in one transaction, as the services do; there is no Nest, no ORM, no
+// gateway hop and no catalog. `saga-floor.js orders|inventory` runs one side; the bench starts both.
+import { randomUUID } from 'node:crypto';
+import * as fs from 'node:fs';
+import * as http from 'node:http';
+// kafkajs with the workspace's fixes: the floor does not pay for a kafkajs bug the stack does not have.
+import { kafkajs } from '@petstore/kafka';
+import { Client, Pool, type PoolClient } from 'pg';
+import { decide, type FloorAnswer, type FloorOrder } from './saga-floor-reserve';
 
-// The floor does not pay for a kafkajs bug the stack does not have.
-require('../../libs/kafka/src/request-queue-fix.cjs');
-
-const role = process.argv[2];
-const { DATABASE_URL, KAFKA_BROKERS, NAMESPACE, PORT } = process.env;
+const role = process.argv[2] as 'orders' | 'inventory';
+const { DATABASE_URL, KAFKA_BROKERS = '', NAMESPACE, PORT } = process.env;
 const ORDERS_TOPIC = `${NAMESPACE}floor.orders`;
 const STOCK_TOPIC = `${NAMESPACE}floor.stock`;
 
 const pool = new Pool({ connectionString: DATABASE_URL, max: 10 });
-const { KAFKA_SASL_USERNAME, KAFKA_SASL_PASSWORD_FILE, KAFKA_TLS_CA_FILE } = process.env;
-const read = (file) => fs.readFileSync(file, 'utf8').trim();
-const kafka = new Kafka({
+const { KAFKA_SASL_USERNAME = '', KAFKA_SASL_PASSWORD_FILE = '', KAFKA_TLS_CA_FILE = '' } = process.env;
+const read = (file: string) => fs.readFileSync(file, 'utf8').trim();
+const kafka = new kafkajs.Kafka({
   clientId: `floor-${role}`,
   brokers: KAFKA_BROKERS.split(','),
-  logLevel: logLevel.ERROR,
-  // The bench's credentials (scripts/bench.mjs), the way libs/kafka's kafkaSecurityFromEnv reads them.
+  logLevel: kafkajs.logLevel.ERROR,
+  // The bench's credentials, the way libs/kafka's kafkaSecurityFromEnv reads them.
   ssl: { ca: [read(KAFKA_TLS_CA_FILE)], rejectUnauthorized: true },
   sasl: { mechanism: 'scram-sha-512', username: KAFKA_SASL_USERNAME, password: read(KAFKA_SASL_PASSWORD_FILE) },
 });
@@ -46,7 +44,7 @@ const SCHEMA = {
 };
 
 /** The outbox relay: woken after commits, publishes and deletes in one transaction, batches grow under load. */
-function relay(producer) {
+function relay(producer: kafkajs.Producer): () => void {
   let running = false;
   let again = false;
   const client = new Client({ connectionString: DATABASE_URL });
@@ -56,7 +54,7 @@ function relay(producer) {
     do {
       again = false;
       await client.query('begin');
-      const { rows } = await client.query(
+      const { rows } = await client.query<{ id: string; key: string; value: string }>(
         'delete from floor_outbox where id in (select id from floor_outbox order by id limit 500 for update skip locked) returning id, key, value',
       );
       if (rows.length > 0) {
@@ -75,7 +73,7 @@ function relay(producer) {
     }
     running = true;
     drain()
-      .catch((error) => console.error(`[floor ${role}] relay: ${error.message}`))
+      .catch((error: Error) => console.error(`[floor ${role}] relay: ${error.message}`))
       .finally(() => {
         running = false;
         if (again) wake();
@@ -84,18 +82,18 @@ function relay(producer) {
 }
 
 /** A fetched batch of a partition: the events not seen before, in one transaction; then `committed`. */
-async function consume(topic, handle, committed = () => undefined) {
+async function consume<Event extends { eventId: string }>(topic: string, handle: (client: PoolClient, events: Event[]) => Promise<void>, committed = () => undefined as void) {
   const consumer = kafka.consumer({ groupId: `${NAMESPACE}floor-${role}`, maxWaitTimeInMs: 100 });
   await consumer.connect();
   await consumer.subscribe({ topic, fromBeginning: true });
   await consumer.run({
     partitionsConsumedConcurrently: 32,
     eachBatch: async ({ batch }) => {
-      const events = batch.messages.map((message) => JSON.parse(message.value.toString()));
+      const events = batch.messages.map((message) => JSON.parse(String(message.value)) as Event);
       const client = await pool.connect();
       try {
         await client.query('begin');
-        const { rows } = await client.query(
+        const { rows } = await client.query<{ event_id: string }>(
           'insert into floor_processed (event_id) select unnest($1::uuid[]) on conflict do nothing returning event_id',
           [events.map((event) => event.eventId)],
         );
@@ -114,9 +112,9 @@ async function consume(topic, handle, committed = () => undefined) {
   return consumer;
 }
 
-async function ordersSide(producer) {
+async function ordersSide(producer: kafkajs.Producer) {
   const wake = relay(producer);
-  await consume(STOCK_TOPIC, async (client, answers) => {
+  await consume<FloorAnswer>(STOCK_TOPIC, async (client, answers) => {
     if (answers.length === 0) return;
     await client.query(
       `update floor_order o set status = a.status, reason = a.reason, updated_at = now()
@@ -130,8 +128,8 @@ async function ordersSide(producer) {
     request.on('data', (chunk) => (body += chunk));
     request.on('end', async () => {
       try {
-        const { petId, quantity } = JSON.parse(body);
-        const { rows } = await pool.query(
+        const { petId, quantity } = JSON.parse(body) as { petId: number; quantity: number };
+        const { rows } = await pool.query<{ id: string }>(
           `with o as (insert into floor_order (pet_id, quantity) values ($1, $2) returning id, pet_id, quantity)
            , e as (insert into floor_outbox (key, value)
                    select o.pet_id::text, json_build_object('eventId', $3::uuid, 'orderId', o.id, 'petId', o.pet_id, 'quantity', o.quantity)::text from o)
@@ -150,50 +148,44 @@ async function ordersSide(producer) {
   server.listen(Number(PORT), '127.0.0.1', () => process.send?.('ready'));
 }
 
-async function inventorySide(producer) {
+async function inventorySide(producer: kafkajs.Producer) {
   const wake = relay(producer);
-  const consumer = consume(ORDERS_TOPIC, async (client, orders) => {
-    if (orders.length === 0) return;
-    const petIds = [...new Set(orders.map((order) => order.petId))].sort((a, b) => a - b);
-    const { rows } = await client.query('select pet_id, quantity from floor_stock where pet_id = any($1) order by pet_id for update', [petIds]);
-    const stock = new Map(rows.map((row) => [Number(row.pet_id), row.quantity]));
-    const reservations = [];
-    const answers = [];
-    for (const order of orders) {
-      const free = stock.get(order.petId);
-      const approved = free !== undefined && free >= order.quantity;
-      if (approved) stock.set(order.petId, free - order.quantity);
-      reservations.push([order.orderId, order.petId, order.quantity, approved ? 'reserved' : 'rejected']);
-      const answer = { eventId: randomUUID(), orderId: order.orderId, status: approved ? 'approved' : 'rejected', reason: approved ? null : 'INSUFFICIENT_STOCK' };
-      answers.push([String(order.petId), JSON.stringify(answer)]);
-    }
-    await client.query(
-      `insert into floor_reservation (order_id, pet_id, quantity, state)
-       select * from unnest($1::bigint[], $2::bigint[], $3::int[], $4::text[]) on conflict do nothing`,
-      [0, 1, 2, 3].map((i) => reservations.map((r) => r[i])),
-    );
-    await client.query(
-      'update floor_stock s set quantity = u.quantity from unnest($1::bigint[], $2::int[]) as u(pet_id, quantity) where s.pet_id = u.pet_id',
-      [[...stock.keys()], [...stock.values()]],
-    );
-    await client.query('insert into floor_outbox (key, value) select * from unnest($1::text[], $2::text[])', [
-      answers.map((a) => a[0]),
-      answers.map((a) => a[1]),
-    ]);
-  }, wake);
+  const consumer = consume<FloorOrder>(
+    ORDERS_TOPIC,
+    async (client, orders) => {
+      if (orders.length === 0) return;
+      const petIds = [...new Set(orders.map((order) => order.petId))].sort((a, b) => a - b);
+      const { rows } = await client.query<{ pet_id: string; quantity: number }>(
+        'select pet_id, quantity from floor_stock where pet_id = any($1) order by pet_id for update',
+        [petIds],
+      );
+      const { stock, reservations, answers } = decide(new Map(rows.map((row) => [Number(row.pet_id), row.quantity])), orders, randomUUID);
+      await client.query(
+        `insert into floor_reservation (order_id, pet_id, quantity, state)
+         select * from unnest($1::bigint[], $2::bigint[], $3::int[], $4::text[]) on conflict do nothing`,
+        [0, 1, 2, 3].map((i) => reservations.map((r) => r[i])),
+      );
+      await client.query('update floor_stock s set quantity = u.quantity from unnest($1::bigint[], $2::int[]) as u(pet_id, quantity) where s.pet_id = u.pet_id', [
+        [...stock.keys()],
+        [...stock.values()],
+      ]);
+      await client.query('insert into floor_outbox (key, value) select * from unnest($1::text[], $2::text[])', [answers.map((a) => a[0]), answers.map((a) => a[1])]);
+    },
+    wake,
+  );
   await consumer;
   process.send?.('ready');
 }
 
 async function main() {
   await pool.query(SCHEMA[role]);
-  const producer = kafka.producer({ idempotent: true, maxInFlightRequests: 1, createPartitioner: Partitioners.DefaultPartitioner });
+  const producer = kafka.producer({ idempotent: true, maxInFlightRequests: 1, createPartitioner: kafkajs.Partitioners.DefaultPartitioner });
   await producer.connect();
   if (role === 'orders') await ordersSide(producer);
   else await inventorySide(producer);
 }
 
-main().catch((error) => {
+main().catch((error: Error) => {
   console.error(`[floor ${role}] ${error.stack}`);
   process.exit(1);
 });

@@ -1,0 +1,152 @@
+// `npm run bench`: what the gateway costs on the read path, how many orders the saga decides and
+// how fast, beside floors that do the same jobs with nothing but node:http, pg and kafkajs, plus
+// `Prefer: wait`, memory, idle CPU and what tracing and the bus's security cost — measured in one
+// run on one machine and written to docs/BENCHMARKS.md (raw figures in docs/bench/).
+import * as pg from 'pg';
+import { ROOT } from '@petstore/stack';
+import { deleteBenchTopics } from './bench-kafka';
+import { BenchStack } from './bench-stack';
+import { benchCluster } from './cluster';
+import { checkStock, environment } from './database-figures';
+import { log, sleep } from './figures';
+import { API_KEY, IDLE_SECONDS, ORDER_PETS, SECTIONS, SETTINGS, STOCK_PER_PET } from './knobs';
+import { atRate, capacity, withWait } from './measure';
+import { memoryOf, peakRssSampler } from './memory';
+import { idleCpu } from './proc-cpu';
+import { readPath } from './read-path';
+import { writeReport } from './report';
+import type { BenchResults } from './results';
+import { startSagaFloor } from './saga-floor-process';
+import { sagaStages } from './saga-stages';
+import { securityCost } from './security';
+import { soak } from './soak';
+import { apiClient, onOnePet, orderRequest, type Target } from './target';
+import { tracingCost } from './tracing';
+import { transportRuns } from './transports';
+
+type Results = Omit<BenchResults, 'environment'> & Partial<Pick<BenchResults, 'environment'>>;
+type Api = ReturnType<typeof apiClient>;
+
+interface Seeded {
+  category: { id: number };
+  /** The pets orders are placed for, each stocked with STOCK_PER_PET units. */
+  orderPets: { id: number }[];
+}
+
+/** A category with 200 pets, the first ORDER_PETS of them stocked. */
+async function seed(call: Api): Promise<Seeded> {
+  log('seeding');
+  const category = await call('POST', '/v1/categories', { name: 'Bench dogs', description: 'Seeded by the benchmark' });
+  const pets: { id: number }[] = [];
+  for (let i = 0; i < 200; i += 1) pets.push(await call('POST', '/v1/pets', { name: `Bench pet ${i}`, categoryId: category.id }));
+  const orderPets = pets.slice(0, ORDER_PETS);
+  for (const pet of orderPets) await call('PUT', `/v1/store/inventory/${pet.id}`, { quantity: STOCK_PER_PET });
+  await sleep(2000);
+  return { category, orderPets };
+}
+
+/** The stack as the saga's load target: orders through the gateway, round the order pets. */
+function stackTarget(stack: BenchStack, ordersDb: pg.Pool, headers: Record<string, string>, nextPetId: () => number): Target {
+  return {
+    url: `${stack.layout.urls.gateway}/v1/store/orders`,
+    db: ordersDb,
+    table: 'store_order',
+    request: orderRequest(headers, nextPetId),
+    processes: stack.processes,
+    stages: (since) => sagaStages(stack.layout, stack.namespace, since),
+  };
+}
+
+/** The sections that place orders on the stack as it first started (and the floor beside it). */
+async function loadSections(stack: BenchStack, { category, orderPets }: Seeded, ours: Target, nextPetId: () => number, results: Results) {
+  if (SECTIONS.has('reads')) results.reads = await readPath(stack.layout, category, stack.processes, stack.processOptions);
+  if (SECTIONS.has('floor')) {
+    log('saga floor (node:http + pg + kafkajs)');
+    const floor = await startSagaFloor(stack.layout, stack.namespace, orderPets.map((pet) => pet.id));
+    try {
+      const floorTarget = floor.target(nextPetId);
+      results.floorCapacity = await capacity(floorTarget);
+      results.floorRates = [];
+      for (const rate of SETTINGS.RATES) results.floorRates.push(await atRate(floorTarget, rate));
+    } finally {
+      await floor.stop().catch(() => undefined);
+    }
+  }
+  if (SECTIONS.has('capacity')) {
+    log('saga capacity');
+    results.capacity = await capacity(ours);
+  }
+  if (SECTIONS.has('cluster')) results.onePet = await capacity(onOnePet(ours, orderPets[0].id));
+  if (SECTIONS.has('rates')) {
+    results.rates = [];
+    for (const rate of SETTINGS.RATES) {
+      log(`saga at ${rate} orders/s`);
+      results.rates.push(await atRate(ours, rate));
+    }
+  }
+  if (SECTIONS.has('wait')) {
+    results.wait = [];
+    for (const rate of SETTINGS.WAIT_RATES) {
+      log(`Prefer: wait=5 at ${rate} orders/s`);
+      results.wait.push(await withWait(ours, rate));
+    }
+  }
+  if (SECTIONS.has('soak')) {
+    log(`soak: ${SETTINGS.SOAK_MINUTES} min at ${SETTINGS.SOAK_RATE} orders/s`);
+    results.soak = await soak(ours, stack.layout);
+  }
+}
+
+/** The sections that watch the stack at rest or restart it differently; after them the first stack is gone. */
+async function restartingSections(stack: BenchStack, { category }: Seeded, ours: Target, results: Results) {
+  if (SECTIONS.has('idle')) {
+    log(`idle CPU over ${IDLE_SECONDS} s`);
+    await sleep(10_000);
+    results.idleCpu = await idleCpu(stack.processes, IDLE_SECONDS);
+  }
+  if (SECTIONS.has('tracing')) {
+    log('saga capacity with tracing off, then on');
+    results.tracing = await tracingCost(stack, ours);
+  }
+  if (SECTIONS.has('transports')) results.transports = await transportRuns(stack, category, ours);
+  if (SECTIONS.has('security')) results.security = await securityCost(stack, category, ours);
+}
+
+/** Every section BENCH_ONLY asks for, on the bench's stack, then the cluster's; the report written at the end. */
+async function runBenchmark(): Promise<void> {
+  const stack = await BenchStack.start();
+  const headers = { authorization: `Bearer ${API_KEY}`, 'content-type': 'application/json' };
+  const call = apiClient(stack.layout.urls.gateway, headers);
+  const ordersDb = new pg.Pool({ connectionString: stack.layout.envs.orders.DATABASE_URL, max: 2 });
+  const results: Results = { startedAt: new Date().toISOString(), settings: SETTINGS };
+  try {
+    const seeded = await seed(call);
+    results.memoryAtRest = memoryOf(stack.processes);
+    const peakRss = peakRssSampler(() => stack.processes);
+    let next = 0;
+    const nextPetId = () => seeded.orderPets[next++ % seeded.orderPets.length].id;
+    const ours = stackTarget(stack, ordersDb, headers, nextPetId);
+    await loadSections(stack, seeded, ours, nextPetId, results);
+    results.memoryUnderWriteLoad = peakRss.stop();
+    log('checking stock against approved orders');
+    results.stockCheck = await checkStock(call, ordersDb, seeded.orderPets);
+    await restartingSections(stack, seeded, ours, results);
+  } finally {
+    await ordersDb.end();
+    await stack.stop();
+    await deleteBenchTopics(stack.layout);
+  }
+  if (SECTIONS.has('cluster')) results.cluster = await benchCluster();
+  writeReport({ ...results, environment: await environment() }, ROOT);
+}
+
+/** The whole benchmark (`npm run bench`): 0 once the report is written, 1 when a section failed. */
+export async function benchmark(): Promise<number> {
+  try {
+    await runBenchmark();
+    return 0;
+  } catch (error) {
+    console.error(`[bench] failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
+    return 1;
+  }
+}

@@ -1,0 +1,136 @@
+// The bench's cluster section: the saga on the scaled stack (tools/stack's cluster: three brokers
+// of its own, two replicas of every tier, HAProxy in front of the gateways), measured with the
+// single-broker figures' own methods (`capacity`, `atRate`) in the same run.
+import { randomBytes } from 'node:crypto';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import * as pg from 'pg';
+import { clusterKafka, clusterKafkaAsync, clusterLayout, dropDatabases, ensureNatsAndRedis, REPLICAS, ROOT, runMigrations, startCluster } from '@petstore/stack';
+import { BENCH_ENV } from './bench-stack';
+import { brokerTicks } from './cluster-brokers';
+import { CLUSTER_RATE, CLUSTER_READ_SECONDS, READ_RATE, WARM_JIT_SHARE, WARMUP_MAX_RUNS } from './cluster-settings';
+import { rpcServed, spreadOf } from './cluster-spread';
+import { log, round } from './figures';
+import { API_KEY, BENCH_CLUSTER_KAFKA, CLUSTER_REPLICAS, ORDER_PETS, STOCK_PER_PET } from './knobs';
+import { capacity, atRate } from './measure';
+import { pacedLoad } from './paced-load';
+import { startSagaFloor } from './saga-floor-process';
+import { sagaStages } from './saga-stages';
+import { apiClient, onOnePet, orderRequest, type Target } from './target';
+
+/** `run()`'s result with the share of the brokers' CPU their JIT compilers took meanwhile. */
+async function withBrokerJitShare<T>(run: () => Promise<T>): Promise<T & { brokerJitShare: number | null }> {
+  const before = brokerTicks();
+  const result = await run();
+  const after = brokerTicks();
+  return { ...result, brokerJitShare: round(Math.max(0, after.jit - before.jit) / Math.max(1, after.all - before.all), 2) };
+}
+
+/** The cluster's own layout: BENCH_CLUSTER_REPLICAS=<n> replicas of every tier instead of its two, to tell what the replicas cost on one host from what the brokers' replication costs. */
+function benchClusterLayout(namespace: string) {
+  const replicas = CLUSTER_REPLICAS > 0 ? Object.fromEntries(Object.keys(REPLICAS).map((tier) => [tier, CLUSTER_REPLICAS])) : undefined;
+  return clusterLayout({ offset: 20_000, databaseSuffix: '_cluster_bench', namespace, kafka: BENCH_CLUSTER_KAFKA, replicas });
+}
+
+/**
+ * Starts the scaled stack, measures saga capacity (with the RPC spread over the replicas),
+ * placed → decided at 250/s and capacity with every order on one pet, then the saga floor on the
+ * same three brokers with the same topic settings, and takes it all down.
+ */
+export async function benchCluster() {
+  const namespace = `bench-${randomBytes(4).toString('hex')}.`;
+  const layout = benchClusterLayout(namespace);
+  log(`cluster: three brokers (${layout.brokers}), ${layout.services.length} service replicas, ${layout.gateways.length} gateways behind HAProxy`);
+  // Fresh brokers every run: each run's topics (12 partitions, three replicas) would stay on them,
+  // and every follower fetch and consumer fetch walks all the partitions a broker holds. Measured:
+  // with six runs' topics the brokers spent 3.3 ms of CPU per order at 250/s, fresh ones 1.9–2.0 ms.
+  clusterKafka('reset', BENCH_CLUSTER_KAFKA);
+  clusterKafka('start', BENCH_CLUSTER_KAFKA);
+  await ensureNatsAndRedis(layout);
+  await dropDatabases(layout);
+  runMigrations(layout, BENCH_ENV);
+  const output = fs.createWriteStream(path.join(ROOT, 'tmp/bench-cluster.log'));
+  let running: Awaited<ReturnType<typeof startCluster>> | undefined;
+  const ordersDb = new pg.Pool({ connectionString: layout.envs.orders.DATABASE_URL, max: 2 });
+  try {
+    running = await startCluster(layout, { output, extraEnv: BENCH_ENV });
+    const headers = { authorization: `Bearer ${API_KEY}`, 'content-type': 'application/json' };
+    const call = apiClient(layout.urls.gateway, headers);
+    const category = await call('POST', '/v1/categories', { name: 'Bench cluster dogs', description: 'Seeded by the benchmark' });
+    const pets: { id: number }[] = [];
+    for (let i = 0; i < ORDER_PETS; i += 1) {
+      const pet = await call('POST', '/v1/pets', { name: `Bench cluster pet ${i}`, categoryId: category.id });
+      await call('PUT', `/v1/store/inventory/${pet.id}`, { quantity: STOCK_PER_PET });
+      pets.push(pet);
+    }
+    let next = 0;
+    const target: Target = {
+      url: `${layout.urls.gateway}/v1/store/orders`,
+      db: ordersDb,
+      table: 'store_order',
+      processes: Object.fromEntries(running.processes),
+      stages: (since) => sagaStages(layout, namespace, since),
+      request: orderRequest(headers, () => pets[next++ % pets.length].id),
+    };
+    const topics = { partitions: 12, replicationFactor: 3, minInsyncReplicas: 2 };
+    // Reads of a pet (catalog) and of its stock (inventory) through HAProxy: how the gateways spread
+    // RPC over the replicas; it also warms every process up before the saga is measured.
+    log(`cluster: reads at ${READ_RATE}/s`);
+    const beforeReads = await rpcServed(layout);
+    const reads: Record<string, { requestsPerSecond: number | null; p50: number | null; p99: number | null; failed: number }> = {};
+    for (const [name, url] of [['GET /v1/pets/{id}', `/v1/pets/${pets[0].id}`], ['GET /v1/store/inventory/{id}', `/v1/store/inventory/${pets[0].id}`]]) {
+      const read = await pacedLoad({ url: `${layout.urls.gateway}${url}`, method: 'GET', headers: { authorization: headers.authorization }, body: () => '', rate: READ_RATE, durationSeconds: CLUSTER_READ_SECONDS });
+      reads[name] = { requestsPerSecond: round(read.requestsPerSecond), p50: round(read.p50), p99: round(read.p99), failed: read.failed };
+    }
+    const readSpread = spreadOf(beforeReads, await rpcServed(layout));
+    const warmup: { decidedPerSecond: number | null; brokerJitShare: number | null }[] = [];
+    while (warmup.length < WARMUP_MAX_RUNS) {
+      log(`cluster: saga warm-up run ${warmup.length + 1}`);
+      const run = await withBrokerJitShare(() => capacity(target));
+      warmup.push({ decidedPerSecond: run.decidedPerSecond, brokerJitShare: run.brokerJitShare });
+      if ((run.brokerJitShare ?? 0) < WARM_JIT_SHARE) break;
+    }
+    log('cluster: saga capacity');
+    const before = await rpcServed(layout);
+    const clusterCapacity = await withBrokerJitShare(() => capacity(target));
+    const rpcSpread = spreadOf(before, await rpcServed(layout));
+    log(`cluster: saga at ${CLUSTER_RATE} orders/s`);
+    const rate = await withBrokerJitShare(() => atRate(target, CLUSTER_RATE));
+    log('cluster: every order on one pet');
+    const onePet = await withBrokerJitShare(() => capacity(onOnePet(target, pets[0].id)));
+    // What replication on these brokers costs any pipeline: the floor's two processes (plain pg and
+    // kafkajs) on the cluster's brokers, topics as the stack's. The stack stays up, idle, as in the
+    // single-broker floor runs.
+    log('cluster: saga floor on the same brokers');
+    const floor = await startSagaFloor(layout, namespace, pets.map((pet) => pet.id), {
+      numPartitions: topics.partitions,
+      replicationFactor: topics.replicationFactor,
+      configEntries: [{ name: 'min.insync.replicas', value: String(topics.minInsyncReplicas) }],
+    });
+    try {
+      let nextFloorPet = 0;
+      const floorTarget = floor.target(() => pets[nextFloorPet++ % pets.length].id);
+      const floorCapacity = await withBrokerJitShare(() => capacity(floorTarget));
+      const floorRate = await withBrokerJitShare(() => atRate(floorTarget, CLUSTER_RATE));
+      return {
+        replicas: { services: layout.services as string[], gateways: layout.gateways as string[] },
+        topics,
+        reads,
+        readSpread,
+        warmup,
+        capacity: clusterCapacity,
+        rpcSpread,
+        rate,
+        onePet,
+        floorCapacity,
+        floorRate,
+      };
+    } finally {
+      await floor.stop();
+    }
+  } finally {
+    await running?.stopAll();
+    await ordersDb.end();
+    await clusterKafkaAsync('stop', BENCH_CLUSTER_KAFKA).catch(() => undefined);
+  }
+}

@@ -1,0 +1,54 @@
+import { type CpuSnapshot, cpuMsPerOrder, cpuSecondsOfStat, cpuSpent, cpuTotal, cpuUsPerRequest, USER_HZ } from './cpu-accounting';
+
+/** A /proc/<pid>/stat line with `utime` and `stime` (clock ticks) in fields 14 and 15. */
+const stat = (pid: number, comm: string, utime: number, stime: number) =>
+  `${pid} (${comm}) S 1 ${pid} ${pid} 0 -1 4194560 1834 0 0 0 ${utime} ${stime} 0 0 20 0 11 0 123456 1073741824 12345 18446744073709551615 1 1 0 0 0 0 0 4096 0 0 0 0 17 1 0 0 0 0 0`;
+
+describe('CPU from /proc/<pid>/stat', () => {
+  it('adds user and system time, counted in USER_HZ ticks a second', () => {
+    expect(USER_HZ).toBe(100);
+    expect(cpuSecondsOfStat(stat(42, 'node', 250, 50))).toBe(3);
+    expect(cpuSecondsOfStat(stat(7, 'postgres', 1, 0))).toBe(0.01);
+  });
+
+  it('counts the fields after the command name, even one with spaces and brackets', () => {
+    expect(cpuSecondsOfStat(stat(9, 'C2 CompilerThre', 100, 100))).toBe(2);
+    expect(cpuSecondsOfStat(stat(9, 'a) (b', 30, 20))).toBe(0.5);
+  });
+});
+
+describe('CPU per order and per request', () => {
+  const before: CpuSnapshot = new Map([
+    ['100', { part: 'orders', cpu: 10 }],
+    ['200', { part: 'postgres', cpu: 4 }],
+    ['201', { part: 'postgres', cpu: 1 }],
+    ['300', { part: 'load generator', cpu: 2 }],
+  ]);
+  const after: CpuSnapshot = new Map([
+    ['100', { part: 'orders', cpu: 12 }],
+    ['200', { part: 'postgres', cpu: 4.5 }],
+    ['201', { part: 'postgres', cpu: 1.25 }],
+    // a backend that started during the run counts from zero
+    ['202', { part: 'postgres', cpu: 0.25 }],
+    ['300', { part: 'load generator', cpu: 2 }],
+  ]);
+
+  it('sums what each part spent between two snapshots', () => {
+    expect(cpuSpent(before, after)).toEqual({ orders: 2, postgres: 1, 'load generator': 0 });
+  });
+
+  it('divides by the decided orders (ms, two decimals), one order at least', () => {
+    expect(cpuMsPerOrder(cpuSpent(before, after), 4000)).toEqual({ orders: 0.5, postgres: 0.25, 'load generator': 0 });
+    expect(cpuMsPerOrder({ orders: 0.003 }, 0)).toEqual({ orders: 3 });
+    expect(cpuMsPerOrder({ orders: 1 }, 3)).toEqual({ orders: 333.33 });
+  });
+
+  it('gives µs per request of the parts that worked', () => {
+    expect(cpuUsPerRequest(cpuSpent(before, after), 10_000)).toEqual({ orders: 200, postgres: 100 });
+  });
+
+  it('totals a run over every part', () => {
+    expect(cpuTotal({ cpuMsPerOrder: { orders: 0.5, postgres: 0.25, kafka: 0.111 } })).toBe(0.86);
+    expect(cpuTotal({})).toBe(0);
+  });
+});

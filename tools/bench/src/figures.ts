@@ -1,0 +1,21 @@
+// How the bench rounds and summarises what it measured.
+
+/** `value` to `digits` decimals; null when there is no figure. */
+export function round(value: number | null | undefined, digits = 1): number | null {
+  return value === null || value === undefined ? null : Number(Number(value).toFixed(digits));
+}
+
+/** The p-th percentile of ascending `sorted` (nearest rank, rounded down); 0 for no samples. */
+export function percentile(sorted: readonly number[], p: number): number {
+  if (sorted.length === 0) return 0;
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
+}
+
+/** Each process's share of one core (%) from CPU seconds used over `seconds`. */
+export function shareOfCore(cpuSeconds: number, seconds: number): number | null {
+  return round((cpuSeconds / seconds) * 100, 2);
+}
+
+export const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
+
+export const log = (message: string): void => console.log(`[bench] ${message}`);

@@ -1,0 +1,115 @@
+// The saga's measurements through a target (the stack or the floor): closed loop as fast as it
+// takes orders, open loop at a rate, and `Prefer: wait`; decisions read from the target's database.
+import type { Pool } from 'pg';
+import { cannon } from './cannon';
+import { round, sleep } from './figures';
+import { SETTINGS } from './knobs';
+import { type OnResponse, pacedLoad } from './paced-load';
+import { withCpuPerOrder } from './proc-cpu';
+import type { Target } from './target';
+
+export async function dbNow(db: Pool): Promise<Date> {
+  const { rows } = await db.query<{ now: Date }>('select now() as now');
+  return rows[0].now;
+}
+
+/**
+ * Orders placed since `since`, once every one is decided (a minute at most): how many, the
+ * rate at which they were decided (first placed → last decided) and placed → decided latency.
+ */
+export async function decisions({ db, table }: Pick<Target, 'db' | 'table'>, since: Date) {
+  const deadline = Date.now() + 60_000;
+  for (;;) {
+    const { rows } = await db.query(`select count(*)::int as open from ${table} where created_at >= $1 and status = 'placed'`, [since]);
+    if (rows[0].open === 0 || Date.now() > deadline) break;
+    await sleep(250);
+  }
+  const { rows } = await db.query<{ placed: number; decided: number; span: number | null; latency: number[] | null }>(
+    `select count(*)::int as placed,
+            count(*) filter (where status <> 'placed')::int as decided,
+            extract(epoch from max(updated_at) filter (where status <> 'placed') - min(created_at))::float8 as span,
+            percentile_cont(array[0.5, 0.99]) within group (order by extract(epoch from updated_at - created_at) * 1000)
+              filter (where status <> 'placed') as latency
+       from ${table} where created_at >= $1`,
+    [since],
+  );
+  const row = rows[0];
+  return {
+    placed: row.placed,
+    decided: row.decided,
+    undecided: row.placed - row.decided,
+    decidedPerSecond: row.span !== null && row.span > 0 ? round(row.decided / row.span) : null,
+    decisionP50: round(row.latency?.[0]),
+    decisionP99: round(row.latency?.[1]),
+  };
+}
+
+/** `target`'s order requests at `rate` a second, evenly spaced, whatever the answers do (open loop). */
+async function paced(target: Target, { rate, seconds, extraHeaders, onResponse }: { rate: number; seconds: number; extraHeaders?: Record<string, string>; onResponse?: OnResponse }) {
+  const request = target.request(extraHeaders);
+  const result = await pacedLoad({
+    url: target.url,
+    method: request.method,
+    headers: request.headers,
+    body: () => request.setupRequest({}).body,
+    rate,
+    durationSeconds: seconds,
+    onResponse,
+  });
+  return { ...result, requestsPerSecond: round(result.requestsPerSecond), p50: round(result.p50), p99: round(result.p99) };
+}
+
+/**
+ * Closed loop through `target` as fast as it takes orders; decisions read from its database
+ * afterwards, and the CPU each part of the machine spent per decided order.
+ */
+export async function capacity(target: Target) {
+  return withCpuPerOrder(target.processes, async () => {
+    const since = await dbNow(target.db);
+    const placement = await cannon({ url: target.url, duration: SETTINGS.CAPACITY_SECONDS, connections: SETTINGS.CAPACITY_CONNECTIONS, requests: [target.request()] });
+    const decided = await decisions(target, since);
+    return { ...decided, placedPerSecond: placement.requestsPerSecond, placementP99: placement.p99, failed: placement.failed };
+  });
+}
+export type Capacity = Awaited<ReturnType<typeof capacity>>;
+
+/** Open loop at `rate` orders/s; placed → decided as recorded by the database (no polling load). */
+export async function atRate(target: Target, rate: number, seconds = SETTINGS.RATE_SECONDS) {
+  return withCpuPerOrder(target.processes, async () => {
+    const since = await dbNow(target.db);
+    const placement = await paced(target, { rate, seconds });
+    const decided = await decisions(target, since);
+    return {
+      ...(target.stages && { stages: await target.stages(since) }),
+      offeredRate: rate,
+      achievedRate: placement.requestsPerSecond,
+      created: placement.ok,
+      failed: placement.failed,
+      placementP50: placement.p50,
+      placementP99: placement.p99,
+      ...decided,
+    };
+  });
+}
+export type AtRate = Awaited<ReturnType<typeof atRate>>;
+
+/**
+ * What a client sees with `Prefer: wait=5`: the 201 arrives with the decision. Placed →
+ * decided of the same orders, from the database, tells the held answer's release apart.
+ */
+export async function withWait(target: Target, rate: number) {
+  let decidedAnswers = 0;
+  let applied = 0;
+  let answers = 0;
+  const onResponse: OnResponse = (_status, body, responseHeaders) => {
+    answers += 1;
+    if (!/"status":"placed"/.test(body)) decidedAnswers += 1;
+    if (responseHeaders['preference-applied'] !== undefined) applied += 1;
+  };
+  return withCpuPerOrder(target.processes, async () => {
+    const since = await dbNow(target.db);
+    const result = await paced(target, { rate, seconds: SETTINGS.RATE_SECONDS, extraHeaders: { prefer: 'wait=5' }, onResponse });
+    const decided = await decisions(target, since);
+    return { offeredRate: rate, achievedRate: result.requestsPerSecond, p50: result.p50, p99: result.p99, answers, decidedAnswers, applied, failed: result.failed, ...decided };
+  });
+}

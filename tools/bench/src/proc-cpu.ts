@@ -1,0 +1,95 @@
+// Readings of /proc: the CPU and memory of the stack's processes and of everything on the machine
+// that serves them (PostgreSQL's backends, the brokers, NATS, the bench's Redis, this process).
+import type { ChildProcess } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { redisDir } from '@petstore/stack';
+import { type CpuSnapshot, cpuMsPerOrder, cpuSecondsOfStat, cpuSpent } from './cpu-accounting';
+import { round, shareOfCore, sleep } from './figures';
+import { isBenchClusterBroker } from './cluster-brokers';
+import { KAFKA_DATA_DIR, SECURED_REDIS_PORT, UNSECURED_BUS } from './knobs';
+
+/** Processes by the name the report gives them. */
+export type Processes = Record<string, Pick<ChildProcess, 'pid'>>;
+
+/** CPU seconds a process has used so far (0 once it is gone). */
+export function cpuOf(pid: number | string | undefined): number {
+  try {
+    return cpuSecondsOfStat(fs.readFileSync(`/proc/${pid}/stat`, 'utf8'));
+  } catch {
+    return 0;
+  }
+}
+
+/** Resident memory of a process (MiB), null once it is gone. */
+export function rssMiB(pid: number | undefined): number | null {
+  try {
+    const status = fs.readFileSync(`/proc/${pid}/status`, 'utf8');
+    return round(Number(/VmRSS:\s+(\d+)/.exec(status)?.[1]) / 1024);
+  } catch {
+    return null;
+  }
+}
+
+/** The pid a server wrote to `file`, if it still runs. */
+function readPid(file: string): string | undefined {
+  try {
+    const pid = fs.readFileSync(file, 'utf8').trim();
+    return fs.existsSync(`/proc/${pid}`) ? pid : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** The local PostgreSQL server's main process (its backends are its children). */
+function postmasterPid(): string | undefined {
+  const dir = '/var/run/postgresql';
+  const file = fs.existsSync(dir) ? fs.readdirSync(dir).find((name) => name.endsWith('.pid')) : undefined;
+  return file ? fs.readFileSync(path.join(dir, file), 'utf8').trim() : undefined;
+}
+
+/** The single broker's configuration, the security section's plaintext one, or one of the bench cluster's three. */
+const isBroker = (cmdline: string) =>
+  cmdline.includes(`${KAFKA_DATA_DIR}/server.properties`) || cmdline.includes(`${UNSECURED_BUS.kafka.dataDir}/server.properties`) || isBenchClusterBroker(cmdline);
+
+/**
+ * CPU seconds used so far by each process of the stack, of the local PostgreSQL server (each
+ * backend), of the stack's Kafka broker(s), of the NATS server, of the bench's Redis and of this
+ * process (the load generator), by pid.
+ */
+export function cpuSnapshot(processes: Processes): CpuSnapshot {
+  const snapshot: CpuSnapshot = new Map(Object.entries(processes).map(([name, child]) => [String(child.pid), { part: name, cpu: cpuOf(child.pid) }]));
+  const postmaster = postmasterPid();
+  if (postmaster) snapshot.set(postmaster, { part: 'postgres', cpu: cpuOf(postmaster) });
+  for (const pid of fs.readdirSync('/proc').filter((entry) => /^\d+$/.test(entry))) {
+    try {
+      const parent = /PPid:\s+(\d+)/.exec(fs.readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1];
+      if (parent === postmaster) snapshot.set(pid, { part: 'postgres', cpu: cpuOf(pid) });
+      else if (isBroker(fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8'))) snapshot.set(pid, { part: 'kafka', cpu: cpuOf(pid) });
+      else if (fs.readFileSync(`/proc/${pid}/comm`, 'utf8').trim() === 'nats-server') snapshot.set(pid, { part: 'nats', cpu: cpuOf(pid) });
+    } catch {
+      // gone meanwhile
+    }
+  }
+  // The bench's own Redis servers (the security section's rate limit), not the machine's.
+  for (const port of [SECURED_REDIS_PORT, UNSECURED_BUS.redisPort]) {
+    const pid = readPid(path.join(redisDir(port), 'redis.pid'));
+    if (pid) snapshot.set(pid, { part: 'redis', cpu: cpuOf(pid) });
+  }
+  snapshot.set(String(process.pid), { part: 'load generator', cpu: cpuOf(process.pid) });
+  return snapshot;
+}
+
+/** `run`'s result and the CPU each part of the machine spent per order it decided (ms) while it ran. */
+export async function withCpuPerOrder<T extends { decided: number }>(processes: Processes, run: () => Promise<T>): Promise<T & { cpuMsPerOrder: Record<string, number> }> {
+  const before = cpuSnapshot(processes);
+  const result = await run();
+  return { ...result, cpuMsPerOrder: cpuMsPerOrder(cpuSpent(before, cpuSnapshot(processes)), result.decided) };
+}
+
+/** Share of one core each process used while nothing was asked of it. */
+export async function idleCpu(processes: Processes, seconds: number): Promise<Record<string, number | null>> {
+  const before = Object.fromEntries(Object.entries(processes).map(([name, child]) => [name, cpuOf(child.pid)]));
+  await sleep(seconds * 1000);
+  return Object.fromEntries(Object.entries(processes).map(([name, child]) => [name, shareOfCore(cpuOf(child.pid) - before[name], seconds)]));
+}

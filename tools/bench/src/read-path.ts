@@ -1,0 +1,87 @@
+// The read path: two catalog queries through the gateway, straight to the catalog over its RPC
+// transport, and from the floor (node:http + pg, same SQL), with a baseline gateway build if given.
+import { fork } from 'node:child_process';
+import * as path from 'node:path';
+import { type ProcessOptions, startBaselineGateway } from './baseline-gateway';
+import type { Layout } from './bench-kafka';
+import { cannon, type CannonResult } from './cannon';
+import { log, round } from './figures';
+import { API_KEY, FLOOR_PORT, SETTINGS } from './knobs';
+import type { Processes } from './proc-cpu';
+import { rpcLoad } from './rpc-load';
+
+export interface ReadResult {
+  name: string;
+  transport: string;
+  gateway: CannonResult;
+  direct: { requestsPerSecond: number | null; p50: number | null; p99: number | null; errors: number };
+  floor: CannonResult;
+  gatewayToDirect: number | null;
+  gatewayToFloor: number | null;
+  baseline?: CannonResult & { build: string };
+  baselineToFloor?: number | null;
+}
+
+/** Two reads as each path serves them: the gateway's route, the floor's, and the catalog's RPC pattern. */
+function readsOf(category: { id: number }) {
+  return [
+    {
+      name: 'GET /v1/categories/{id}',
+      gateway: `/v1/categories/${category.id}`,
+      floor: `/categories/${category.id}`,
+      pattern: { cmd: 'categories.get' },
+      payload: () => ({ requestId: 'bench', id: String(category.id) }),
+    },
+    {
+      name: 'GET /v1/pets?limit=20',
+      gateway: '/v1/pets?limit=20',
+      floor: '/pets?limit=20',
+      pattern: { cmd: 'pets.list' },
+      payload: () => ({ requestId: 'bench', limit: 20, after: 0 }),
+    },
+  ];
+}
+
+/** The ratio of two requests/s figures (two decimals). */
+const ratio = (a: number | null, b: number | null) => round((a ?? 0) / (b ?? 0), 2);
+
+/** `baselineOptions`: how to start the baseline gateway build (BENCH_BASELINE_GATEWAY), as the stack's processes start. */
+export async function readPath(layout: Layout, category: { id: number }, processes: Processes, baselineOptions?: ProcessOptions): Promise<ReadResult[]> {
+  log('read path');
+  const baseline = await startBaselineGateway(layout, baselineOptions);
+  // A program of its own beside this bundle (dist/tools/bench/floor-server.js).
+  const floor = fork(path.join(__dirname, 'floor-server.js'), { env: { ...process.env, PORT: String(FLOOR_PORT), DATABASE_URL: layout.envs.catalog.DATABASE_URL } });
+  await new Promise((resolve) => floor.once('message', resolve));
+  const headers = { authorization: `Bearer ${API_KEY}` };
+  const results: ReadResult[] = [];
+  try {
+    for (const read of readsOf(category)) {
+      const viaGateway = await cannon({ url: `${layout.urls.gateway}${read.gateway}`, headers, warmup: true, cpuOf: processes });
+      const viaBaseline = baseline && (await cannon({ url: `${baseline.url}${read.gateway}`, headers, warmup: true }));
+      const direct = await rpcLoad({
+        env: layout.envs.catalog,
+        callerEnv: layout.envs.gateway,
+        service: 'catalog',
+        pattern: read.pattern,
+        payload: read.payload,
+        connections: SETTINGS.CONNECTIONS,
+        durationSeconds: SETTINGS.READ_SECONDS,
+      });
+      const floorRun = await cannon({ url: `http://127.0.0.1:${FLOOR_PORT}${read.floor}`, warmup: true, cpuOf: { floor } });
+      results.push({
+        name: read.name,
+        transport: (layout.envs.catalog.RPC_TRANSPORT ?? 'nats').toUpperCase(),
+        gateway: viaGateway,
+        direct: { requestsPerSecond: round(direct.requestsPerSecond), p50: round(direct.p50, 2), p99: round(direct.p99, 2), errors: direct.errors },
+        floor: floorRun,
+        gatewayToDirect: ratio(viaGateway.requestsPerSecond, direct.requestsPerSecond),
+        gatewayToFloor: ratio(viaGateway.requestsPerSecond, floorRun.requestsPerSecond),
+        ...(viaBaseline && { baseline: { build: baseline.main, ...viaBaseline }, baselineToFloor: ratio(viaBaseline.requestsPerSecond, floorRun.requestsPerSecond) }),
+      });
+    }
+  } finally {
+    floor.kill('SIGTERM');
+    await baseline?.stop();
+  }
+  return results;
+}

@@ -1,0 +1,92 @@
+// The cluster section of docs/BENCHMARKS.md, beside the single-broker figures of the same run.
+import { CLUSTER_RATE, READ_RATE, WARM_JIT_SHARE, WARMUP_MAX_RUNS } from './cluster-settings';
+import type { Spread } from './cluster-spread';
+import { round } from './figures';
+import { table } from './markdown';
+import type { BenchResults, CapacityResult, ClusterResults, RateResult } from './results';
+
+type Run = CapacityResult | RateResult;
+
+const placedPerSecond = (r: Run) => ('placedPerSecond' in r ? r.placedPerSecond : r.achievedRate);
+
+/** Replicas of one tier (`<tier>-<n>`) summed, so the rows compare with the single-broker figures. */
+export function cpuByTier(cpu: Record<string, number>): Record<string, number | null> {
+  const tiers: Record<string, number | null> = {};
+  for (const [name, ms] of Object.entries(cpu)) {
+    const tier = name.replace(/-\d+$/, '');
+    tiers[tier] = round((tiers[tier] ?? 0) + ms, 2);
+  }
+  return tiers;
+}
+
+function cpuTable(c: ClusterResults): string[] {
+  const cpuRows = (
+    [
+      ['cluster: capacity', c.capacity],
+      [`cluster: ${CLUSTER_RATE}/s`, c.rate],
+      ['cluster: one pet', c.onePet],
+      ["floor on the cluster's brokers: capacity", c.floorCapacity],
+      [`floor on the cluster's brokers: ${CLUSTER_RATE}/s`, c.floorRate],
+    ] as [string, Run | undefined][]
+  ).filter(([, r]) => r?.cpuMsPerOrder);
+  if (cpuRows.length === 0) return [];
+  const rows = cpuRows.map(([name, r]) => [name, cpuByTier(r?.cpuMsPerOrder ?? {})] as const);
+  const parts = [...new Set(rows.flatMap(([, cpu]) => Object.keys(cpu)))];
+  const total = (cpu: Record<string, number | null>) => round(Object.values(cpu).reduce((sum: number, ms) => sum + (ms ?? 0), 0), 2);
+  return [
+    '',
+    'CPU per decided order in the cluster (ms, every process of the machine, the replicas of a tier summed, the three brokers under kafka):',
+    '',
+    ...table(['run', ...parts, 'in all'], rows.map(([name, cpu]) => [name, ...parts.map((part) => cpu[part] ?? ''), `**${total(cpu)}**`])),
+  ];
+}
+
+export function clusterReport(results: BenchResults): string[] {
+  const c = results.cluster;
+  if (!c) return [];
+  const perTier = c.replicas.gateways.length;
+  const some = (noun: string) => `${['no', 'one', 'two', 'three', 'four'][perTier] ?? perTier} ${noun}${perTier === 1 ? '' : 's'}`;
+  const out = ['', `### Cluster (three brokers, RF 3, min.insync.replicas 2, 12 partitions; ${some('replica')} of every service, ${some('gateway')} behind HAProxy)`, ''];
+  const row = (name: string, r: Run) => [name, placedPerSecond(r), r.decided, `**${r.decidedPerSecond}**`, `**${r.decisionP50}**`, `**${r.decisionP99}**`, r.failed];
+  const single250 = results.rates?.find((r) => r.offeredRate === CLUSTER_RATE);
+  const rows = [];
+  if (results.capacity) rows.push(row('single broker, one replica per tier: capacity', results.capacity));
+  rows.push(row('cluster: capacity', c.capacity));
+  if (results.onePet) rows.push(row('single broker: capacity, every order on one pet', results.onePet));
+  rows.push(row('cluster: capacity, every order on one pet', c.onePet));
+  if (single250) rows.push(row(`single broker: ${CLUSTER_RATE} orders/s`, single250));
+  rows.push(row(`cluster: ${CLUSTER_RATE} orders/s`, c.rate));
+  if (c.floorCapacity) rows.push(row("saga floor on the cluster's brokers: capacity", c.floorCapacity));
+  if (c.floorRate) rows.push(row(`saga floor on the cluster's brokers: ${CLUSTER_RATE} orders/s`, c.floorRate));
+  out.push(...table(['run', 'placed/s', 'decided', 'decided/s', 'placed→decided p50 ms', 'p99 ms', 'failed'], rows));
+  const ratio = (a: Run, b: Run) => round((a.decidedPerSecond ?? 0) / (b.decidedPerSecond ?? 0), 2);
+  if (results.capacity) out.push('', `Cluster / single-broker capacity: **${ratio(c.capacity, results.capacity)}**.`);
+  if (c.floorCapacity) {
+    const ofSingle = results.floorCapacity ? `; the floor on the cluster's brokers / the floor on the single broker: **${ratio(c.floorCapacity, results.floorCapacity)}**` : '';
+    out.push('', `Cluster / the saga floor on the same brokers: **${ratio(c.capacity, c.floorCapacity)}**${ofSingle}.`);
+  }
+  if (c.warmup?.length) {
+    const runs = c.warmup.map((run) => `${run.decidedPerSecond} decided/s with ${Math.round((run.brokerJitShare ?? 0) * 100)} %`).join(', ');
+    const measured = [c.capacity, c.rate, c.onePet].map((run) => `${Math.round((run.brokerJitShare ?? 0) * 100)} %`).join(', ');
+    out.push(
+      '',
+      `The brokers start with this section, so unmeasured saga capacity runs came first, until their JIT compilers took under ${WARM_JIT_SHARE * 100} % of their CPU or for ${WARMUP_MAX_RUNS} runs at most (decided/s, and the compilers' share of the brokers' CPU): ${runs}. During the three measured cluster runs above (capacity, ${CLUSTER_RATE}/s, one pet): ${measured}.`,
+    );
+  }
+  const stages = c.rate.stages;
+  if (stages) {
+    const names = Object.keys(stages);
+    const stageRow = (name: string, r: RateResult) => [name, ...names.map((stage) => `${r.stages?.[stage].p50} / ${r.stages?.[stage].p90}`)];
+    out.push('', `Where placed → decided goes at ${CLUSTER_RATE}/s (p50 / p90 ms of each stage, as in the single-broker section):`, '');
+    out.push(...table(['run', ...names], [...(single250?.stages ? [stageRow('single broker', single250)] : []), stageRow('cluster', c.rate)]));
+  }
+  out.push(...cpuTable(c));
+  const spread = (of: Spread | undefined) =>
+    Object.entries(of ?? {})
+      .filter(([, s]) => s.total > 0)
+      .map(([tier, s]) => `${tier} ${Object.values(s.shares).join(' / ')} of ${s.total}`)
+      .join('; ');
+  const reads = Object.entries(c.reads ?? {}).map(([name, r]) => `${name} ${r.requestsPerSecond}/s, p50 ${r.p50} ms, p99 ${r.p99} ms, ${r.failed} failed`);
+  out.push('', `Share of RPC requests each replica served, from each replica's own metrics: during reads at ${READ_RATE}/s through HAProxy (${reads.join('; ')}): ${spread(c.readSpread)}; during the saga capacity run: ${spread(c.rpcSpread)}.`);
+  return out;
+}

@@ -1,0 +1,150 @@
+// The figures of the main run as docs/BENCHMARKS.md shows them, section by section.
+import { cpuTotal } from './cpu-accounting';
+import { round } from './figures';
+import { table } from './markdown';
+import { clusterReport } from './render-cluster';
+import type { BenchResults, CapacityResult, RateResult } from './results';
+
+/** The line every block of the report starts with: when, on what, and where the raw figures are. */
+export function runLine({ startedAt, environment: e }: BenchResults, rawLink: string): string {
+  return (
+    `Run of ${startedAt} on ${e.cpus}, ${e.memoryGiB} GiB; Node ${e.node}, PostgreSQL ${e.postgres}, ` +
+    `Kafka ${e.kafka}, NestJS ${e.nestjs}, MikroORM ${e.mikroOrm}, kafkajs ${e.kafkajs}. The stack, the floors and the ` +
+    `load generator share the machine. Raw figures: [${rawLink}](${rawLink}).`
+  );
+}
+
+function readsSection({ reads, settings: s }: BenchResults): string[] {
+  if (!reads) return [];
+  const out = ['', `### Read path (${s.READ_SECONDS} s per run after a 3 s warm-up, ${s.CONNECTIONS} connections)`, ''];
+  out.push(
+    ...table(
+      ['query', 'served by', 'requests/s', 'p50 ms', 'p99 ms'],
+      reads.flatMap((r) => [
+        [r.name, `gateway (HTTP → ${r.transport} → catalog)`, r.gateway.requestsPerSecond, r.gateway.p50, r.gateway.p99],
+        ['', `catalog direct (${r.transport})`, r.direct.requestsPerSecond, r.direct.p50, r.direct.p99],
+        ['', 'floor (node:http + pg, same SQL)', r.floor.requestsPerSecond, r.floor.p50, r.floor.p99],
+        ['', 'gateway / direct', `**${r.gatewayToDirect}**`, '', ''],
+        ['', 'gateway / floor', `**${r.gatewayToFloor}**`, '', ''],
+        ...(r.baseline
+          ? [
+              ['', `baseline gateway (${r.baseline.build})`, r.baseline.requestsPerSecond, r.baseline.p50, r.baseline.p99],
+              ['', 'baseline / floor', `**${r.baselineToFloor}**`, '', ''],
+            ]
+          : []),
+      ]),
+    ),
+  );
+  const cpuLine = (cpu: Record<string, number>) =>
+    `${Object.entries(cpu).map(([part, us]) => `${part} ${us}`).join(', ')}; **${Object.values(cpu).reduce((sum, us) => sum + us, 0)}** in all`;
+  const withCpu = reads.filter((r) => r.gateway.cpuUsPerRequest && r.floor.cpuUsPerRequest);
+  if (withCpu.length > 0) {
+    out.push('', 'CPU per request while each ran (µs, from /proc, every process that took part; the ratio of the totals is roughly the inverse of the ratio of requests/s, both runs having the same two cores):', '');
+    for (const r of withCpu) out.push(`- ${r.name}: through the gateway ${cpuLine(r.gateway.cpuUsPerRequest ?? {})}; floor ${cpuLine(r.floor.cpuUsPerRequest ?? {})}.`);
+  }
+  return out;
+}
+
+function capacitySection({ capacity, floorCapacity, settings: s }: BenchResults): string[] {
+  if (!capacity && !floorCapacity) return [];
+  const out = ['', `### Saga capacity (closed loop, ${s.CAPACITY_CONNECTIONS} connections, ${s.CAPACITY_SECONDS} s of placements, decisions read from the database)`, ''];
+  const row = (name: string, c: CapacityResult) => [name, c.placedPerSecond, c.decided, c.undecided, `**${c.decidedPerSecond}**`, c.decisionP50, c.decisionP99, c.failed];
+  const rows = [];
+  if (capacity) rows.push(row('the stack (gateway → orders → Kafka → inventory → Kafka → orders)', capacity));
+  if (floorCapacity) rows.push(row('saga floor (node:http + pg + kafkajs)', floorCapacity));
+  out.push(...table(['pipeline', 'placed/s', 'decided', 'left undecided', 'decided/s', 'placed→decided p50 ms', 'p99 ms', 'failed'], rows));
+  if (capacity && floorCapacity) out.push('', `Stack / floor: **${round((capacity.decidedPerSecond ?? 0) / (floorCapacity.decidedPerSecond ?? 0), 2)}**.`);
+  out.push('', 'CPU per decided order during that run (ms; a process that shows 0.5 ms per order can take at most 2,000 orders/s of one core):', '');
+  for (const [name, c] of [['stack', capacity], ['floor', floorCapacity]] as const) {
+    if (!c?.cpuMsPerOrder) continue;
+    out.push(`- ${name}: ${Object.entries(c.cpuMsPerOrder).map(([part, ms]) => `${part} ${ms}`).join(', ')}; **${cpuTotal(c)} ms** in all.`);
+  }
+  return out;
+}
+
+function tracingSection({ tracing: t }: BenchResults): string[] {
+  if (!t) return [];
+  const row = (name: string, c: CapacityResult) => [name, c.placedPerSecond, `**${c.decidedPerSecond}**`, c.decisionP50, c.decisionP99, c.failed, cpuTotal(c)];
+  return [
+    '',
+    `### Tracing on vs off (saga capacity as above, run one after the other; on = every process exporting OTLP/HTTP protobuf to a receiver in the benchmark process)`,
+    '',
+    ...table(['tracing', 'placed/s', 'decided/s', 'placed→decided p50 ms', 'p99 ms', 'failed', 'CPU ms per order'], [row('off', t.off), row('on', t.on)]),
+    '',
+    `On / off: **${t.onToOff}**; ${t.spansReceived} spans received (${t.spansPerOrder} per order).`,
+  ];
+}
+
+function ratesSection({ rates, floorRates, settings: s }: BenchResults): string[] {
+  if (!rates && !floorRates) return [];
+  const rateRows = (name: string, list: RateResult[]) =>
+    list.map((r) => [name, r.offeredRate, r.achievedRate, r.created, r.failed, r.placementP50, r.placementP99, r.decidedPerSecond, `**${r.decisionP50}**`, `**${r.decisionP99}**`]);
+  const out = ['', `### Saga at fixed rates (open loop, requests evenly spaced, ${s.RATE_SECONDS} s each; placed → decided as the orders table records it)`, ''];
+  out.push(
+    ...table(
+      ['pipeline', 'offered/s', 'placed/s', '201s', 'failed', '201 p50 ms', '201 p99 ms', 'decided/s', 'placed→decided p50 ms', 'p99 ms'],
+      [...rateRows('stack', rates ?? []), ...rateRows('floor', floorRates ?? [])],
+    ),
+  );
+  const staged = (rates ?? []).filter((r) => r.stages);
+  if (staged.length > 0) {
+    const names = Object.keys(staged[0].stages ?? {});
+    out.push('', "Where the stack's placed → decided goes, per order (p50 / p90 ms of each stage; database times are transaction starts, Kafka times the relay's send):", '');
+    out.push(...table(['offered/s', ...names], staged.map((r) => [r.offeredRate, ...names.map((name) => `${r.stages?.[name].p50} / ${r.stages?.[name].p90}`)])));
+  }
+  const measured = [...(rates ?? []).map((r) => ['stack', r] as const), ...(floorRates ?? []).map((r) => ['floor', r] as const)].filter(([, r]) => r.cpuMsPerOrder);
+  if (measured.length > 0) {
+    const parts = [...new Set(measured.flatMap(([, r]) => Object.keys(r.cpuMsPerOrder ?? {})))];
+    out.push('', "CPU per decided order at each rate (ms, every process of the machine; at a low rate each order pays every hop's cycle by itself):", '');
+    out.push(...table(['pipeline', 'offered/s', ...parts, 'in all'], measured.map(([name, r]) => [name, r.offeredRate, ...parts.map((part) => r.cpuMsPerOrder?.[part] ?? ''), `**${cpuTotal(r)}**`])));
+  }
+  return out;
+}
+
+function waitSection({ wait }: BenchResults): string[] {
+  if (!wait) return [];
+  return [
+    '',
+    '### `Prefer: wait=5` (what a client sees: the 201 carries the decision; requests evenly spaced)',
+    '',
+    ...table(
+      ['offered/s', 'answered/s', 'answers', 'decided in the answer', 'Preference-Applied', 'p50 ms', 'p99 ms', 'failed', 'placed→decided p50 / p99 ms (same orders)', 'CPU ms per order'],
+      wait.map((w) => [w.offeredRate, w.achievedRate, w.answers, w.decidedAnswers, w.applied, `**${w.p50}**`, `**${w.p99}**`, w.failed, `${w.decisionP50} / ${w.decisionP99}`, cpuTotal(w)]),
+    ),
+  ];
+}
+
+function stockAndMemory({ stockCheck: c, memoryAtRest, memoryUnderWriteLoad, idleCpu }: BenchResults): string[] {
+  const out: string[] = [];
+  if (c) {
+    out.push(
+      '',
+      `Stock check after the load: ${c.pets} pets stocked with ${c.stocked} units, ${c.approvedUnits} units in approved orders, ` +
+        `${c.remaining} left, ${c.mismatches} pets where stock + approved ≠ stocked — **${c.exact ? 'exact' : 'NOT exact'}**.`,
+    );
+  }
+  if (memoryAtRest) {
+    out.push('', '### Memory (RSS, MiB) and idle CPU', '');
+    out.push(
+      ...table(
+        ['process', 'RSS at rest', 'RSS peak under load', 'idle CPU (% of a core)'],
+        Object.keys(memoryAtRest).map((name) => [name, memoryAtRest[name], memoryUnderWriteLoad?.[name] ?? '', idleCpu?.[name] ?? '']),
+      ),
+    );
+  }
+  return out;
+}
+
+/** The main block (between `bench:begin` and `bench:end`), in the order the report has always had. */
+export function renderMain(results: BenchResults, rawLink: string): string[] {
+  return [
+    runLine(results, rawLink),
+    ...readsSection(results),
+    ...capacitySection(results),
+    ...clusterReport(results),
+    ...tracingSection(results),
+    ...ratesSection(results),
+    ...waitSection(results),
+    ...stockAndMemory(results),
+  ];
+}

@@ -1,0 +1,168 @@
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { between } from './markdown';
+import { rawFileName, reportBlocks, updateReport } from './report';
+import type { BenchResults, CapacityResult, RateResult } from './results';
+
+const capacity = (decidedPerSecond: number, extra: Partial<CapacityResult> = {}): CapacityResult => ({
+  placed: 20_000,
+  decided: 20_000,
+  undecided: 0,
+  decidedPerSecond,
+  decisionP50: 12.5,
+  decisionP99: 80.1,
+  placedPerSecond: 1000,
+  placementP99: 90,
+  failed: 0,
+  cpuMsPerOrder: { gateway: 0.5, orders: 0.25, postgres: 0.4 },
+  ...extra,
+});
+const rate = (offeredRate: number, withStages = true): RateResult => ({
+  ...capacity(offeredRate),
+  offeredRate,
+  achievedRate: offeredRate,
+  created: offeredRate * 20,
+  placementP50: 3.2,
+  placementP99: 9.9,
+  ...(withStages && { stages: { 'placed → OrderPlaced sent': { p50: 4, p90: 9 }, '→ decided': { p50: 2, p90: 3 } } }),
+});
+const read = (name: string) => ({
+  name,
+  transport: 'NATS',
+  gateway: { requestsPerSecond: 2000, p50: 14, p99: 30, ok: 20_000, failed: 0, cpuUsPerRequest: { gateway: 300, catalog: 150 } },
+  direct: { requestsPerSecond: 4000, p50: 7.5, p99: 15.25, errors: 0 },
+  floor: { requestsPerSecond: 8000, p50: 3, p99: 8, ok: 80_000, failed: 0, cpuUsPerRequest: { floor: 100 } },
+  gatewayToDirect: 0.5,
+  gatewayToFloor: 0.25,
+});
+
+/** A run of every section of the main block, with made-up figures. */
+function fullRun(): BenchResults {
+  return {
+    startedAt: '2026-11-28T10:00:00.000Z',
+    settings: { READ_SECONDS: 10, CAPACITY_SECONDS: 20, RATE_SECONDS: 20, RATES: [100, 250], WAIT_RATES: [100], CONNECTIONS: 32, CAPACITY_CONNECTIONS: 64, SOAK_MINUTES: 0, SOAK_RATE: 200 },
+    memoryAtRest: { gateway: 120.5, orders: 140 },
+    memoryUnderWriteLoad: { gateway: 180, orders: 210.2 },
+    reads: [read('GET /v1/categories/{id}'), read('GET /v1/pets?limit=20')],
+    floorCapacity: capacity(2000),
+    floorRates: [rate(100, false)],
+    capacity: capacity(500),
+    onePet: capacity(300),
+    rates: [rate(100), rate(250)],
+    wait: [{ ...capacity(100), offeredRate: 100, achievedRate: 99.9, p50: 40, p99: 95, answers: 2000, decidedAnswers: 1990, applied: 2000, failed: 0 }],
+    stockCheck: { pets: 30, stocked: 30_000_000, approvedUnits: 1234, remaining: 29_998_766, mismatches: 0, exact: true },
+    idleCpu: { gateway: 0.5, orders: 1.25 },
+    tracing: { off: capacity(500), on: capacity(400), spansReceived: 123_456, spansPerOrder: 12.3, onToOff: 0.8 },
+    cluster: {
+      replicas: { services: ['catalog-1', 'catalog-2'], gateways: ['gateway-1', 'gateway-2'] },
+      topics: { partitions: 12, replicationFactor: 3, minInsyncReplicas: 2 },
+      reads: { 'GET /v1/pets/{id}': { requestsPerSecond: 200, p50: 5, p99: 20, failed: 0 } },
+      readSpread: { catalog: { total: 2000, shares: { 'catalog-1': 0.5, 'catalog-2': 0.5 } } },
+      warmup: [{ decidedPerSecond: 300, brokerJitShare: 0.05 }],
+      capacity: capacity(600, { brokerJitShare: 0.02, cpuMsPerOrder: { 'orders-1': 0.25, 'orders-2': 0.25, kafka: 1 } }),
+      rpcSpread: { catalog: { total: 0, shares: {} } },
+      rate: { ...rate(250), brokerJitShare: 0.01 },
+      onePet: capacity(200, { brokerJitShare: 0 }),
+    },
+    environment: { cpus: '2 × Test CPU', memoryGiB: 8, node: 'v24.0.0', postgres: '15.0', kafka: '3.9.2', nestjs: '11.0.0', mikroOrm: '6.0.0', kafkajs: '2.2.4' },
+  };
+}
+
+/** The `### ` headings between a pair of markers, each without its figures in brackets. */
+const headings = (lines: string[]) => lines.filter((line) => line.startsWith('### ')).map((line) => line.replace(/ \(.*$/, ''));
+
+function committedBlock(marker: string): string[] {
+  const report = fs.readFileSync(path.join(__dirname, '../../../docs/BENCHMARKS.md'), 'utf8');
+  return report.slice(report.indexOf(`<!-- ${marker}:begin -->`), report.indexOf(`<!-- ${marker}:end -->`)).split('\n');
+}
+
+describe('the report of a full run', () => {
+  const blocks = reportBlocks(fullRun(), 'bench/raw-2026-11-28.json');
+  const main = blocks.bench;
+
+  it('has the sections of docs/BENCHMARKS.md, in its order', () => {
+    expect(headings(main)).toEqual(headings(committedBlock('bench')));
+    expect(headings(main)).toEqual(['### Read path', '### Saga capacity', '### Cluster', '### Tracing on vs off', '### Saga at fixed rates', '### `Prefer: wait=5`', '### Memory']);
+    expect(Object.keys(blocks)).toEqual(['bench']);
+  });
+
+  it('starts with the run line that links the raw figures', () => {
+    expect(main[0]).toBe(
+      'Run of 2026-11-28T10:00:00.000Z on 2 × Test CPU, 8 GiB; Node v24.0.0, PostgreSQL 15.0, Kafka 3.9.2, NestJS 11.0.0, MikroORM 6.0.0, kafkajs 2.2.4. ' +
+        'The stack, the floors and the load generator share the machine. Raw figures: [bench/raw-2026-11-28.json](bench/raw-2026-11-28.json).',
+    );
+  });
+
+  it('renders the read path rows per query and the CPU per request', () => {
+    const at = main.indexOf('| query | served by | requests/s | p50 ms | p99 ms |');
+    expect(main.slice(at, at + 7)).toEqual([
+      '| query | served by | requests/s | p50 ms | p99 ms |',
+      '|---|---|---|---|---|',
+      '| GET /v1/categories/{id} | gateway (HTTP → NATS → catalog) | 2000 | 14 | 30 |',
+      '|  | catalog direct (NATS) | 4000 | 7.5 | 15.25 |',
+      '|  | floor (node:http + pg, same SQL) | 8000 | 3 | 8 |',
+      '|  | gateway / direct | **0.5** |  |  |',
+      '|  | gateway / floor | **0.25** |  |  |',
+    ]);
+    expect(main).toContain('- GET /v1/pets?limit=20: through the gateway gateway 300, catalog 150; **450** in all; floor floor 100; **100** in all.');
+  });
+
+  it('renders saga capacity beside the floor, with the ratio and the CPU per order', () => {
+    expect(main).toContain('| pipeline | placed/s | decided | left undecided | decided/s | placed→decided p50 ms | p99 ms | failed |');
+    expect(main).toContain('| the stack (gateway → orders → Kafka → inventory → Kafka → orders) | 1000 | 20000 | 0 | **500** | 12.5 | 80.1 | 0 |');
+    expect(main).toContain('| saga floor (node:http + pg + kafkajs) | 1000 | 20000 | 0 | **2000** | 12.5 | 80.1 | 0 |');
+    expect(main).toContain('Stack / floor: **0.25**.');
+    expect(main).toContain('- stack: gateway 0.5, orders 0.25, postgres 0.4; **1.15 ms** in all.');
+  });
+
+  it('renders the rates, their stages and their CPU, the wait, the stock check and memory', () => {
+    expect(main).toContain('| stack | 100 | 100 | 2000 | 0 | 3.2 | 9.9 | 100 | **12.5** | **80.1** |');
+    expect(main).toContain('| floor | 100 | 100 | 2000 | 0 | 3.2 | 9.9 | 100 | **12.5** | **80.1** |');
+    expect(main).toContain('| offered/s | placed → OrderPlaced sent | → decided |');
+    expect(main).toContain('| 250 | 4 / 9 | 2 / 3 |');
+    expect(main).toContain('| pipeline | offered/s | gateway | orders | postgres | in all |');
+    expect(main).toContain('| 100 | 99.9 | 2000 | 1990 | 2000 | **40** | **95** | 0 | 12.5 / 80.1 | 1.15 |');
+    expect(main).toContain('Stock check after the load: 30 pets stocked with 30000000 units, 1234 units in approved orders, 29998766 left, 0 pets where stock + approved ≠ stocked — **exact**.');
+    expect(main.slice(-4)).toEqual(['| process | RSS at rest | RSS peak under load | idle CPU (% of a core) |', '|---|---|---|---|', '| gateway | 120.5 | 180 | 0.5 |', '| orders | 140 | 210.2 | 1.25 |']);
+  });
+
+  it('renders the cluster with the replicas of a tier summed', () => {
+    expect(main).toContain('### Cluster (three brokers, RF 3, min.insync.replicas 2, 12 partitions; two replicas of every service, two gateways behind HAProxy)');
+    expect(main).toContain('Cluster / single-broker capacity: **1.2**.');
+    expect(main).toContain('| run | orders | kafka | gateway | postgres | in all |');
+    expect(main).toContain('| cluster: capacity | 0.5 | 1 |  |  | **1.5** |');
+  });
+});
+
+describe('runs of their own', () => {
+  const base = fullRun();
+  const security: BenchResults = {
+    startedAt: base.startedAt,
+    settings: base.settings,
+    environment: base.environment,
+    security: {
+      runs: [
+        { mode: 'on', reads: base.reads ?? [], capacity: capacity(450) },
+        { mode: 'off', reads: base.reads ?? [], capacity: capacity(500) },
+      ],
+      onToOff: { sagaDecidedPerSecond: { each: [0.9], mean: 0.9 }, reads: { 'GET /v1/pets?limit=20': { gateway: { each: [0.8], mean: 0.8 }, direct: { each: [1], mean: 1 } } } },
+      target: 0.9,
+    },
+  };
+
+  it('write their own block and raw file, leaving the main block alone', () => {
+    expect(rawFileName(security)).toBe('raw-2026-11-28-security.json');
+    expect(rawFileName(base)).toBe('raw-2026-11-28.json');
+    const blocks = reportBlocks(security, 'bench/raw-2026-11-28-security.json');
+    expect(Object.keys(blocks)).toEqual(['bench-security']);
+    expect(headings(blocks['bench-security'])).toEqual(headings(committedBlock('bench-security')));
+    expect(blocks['bench-security']).toContain('| saga decided/s | **0.9** | meets |');
+    expect(blocks['bench-security']).toContain('| GET /v1/pets?limit=20 through the gateway | **0.8** | **misses** |');
+  });
+
+  it('puts a block between its markers, adding them when missing, and keeps the text around them', () => {
+    const report = '# Benchmarks\nreading\n<!-- bench:begin -->\nold\n<!-- bench:end -->\nmore reading\n';
+    expect(between(report, 'bench', ['new'])).toBe('# Benchmarks\nreading\n<!-- bench:begin -->\nnew\n<!-- bench:end -->\nmore reading\n');
+    expect(updateReport('# Benchmarks\n', { 'bench-soak': ['a', 'b'] })).toBe('# Benchmarks\n\n<!-- bench-soak:begin -->\na\nb\n<!-- bench-soak:end -->\n');
+  });
+});

@@ -1,0 +1,95 @@
+// What a run measured, as docs/bench/raw-*.json keeps it and the report renders it.
+import type { ReadResult } from './read-path';
+import type { Ratio, SecurityRatios } from './security-ratios';
+import type { Spread } from './cluster-spread';
+import type { Settings } from './knobs';
+import type { Stages } from './saga-stages';
+
+type Figure = number | null;
+
+/** Placed → decided of the orders a run placed, read from the database. */
+export interface Decisions {
+  placed: number;
+  decided: number;
+  undecided: number;
+  decidedPerSecond: Figure;
+  decisionP50: Figure;
+  decisionP99: Figure;
+  cpuMsPerOrder?: Record<string, number>;
+  brokerJitShare?: Figure;
+}
+export interface CapacityResult extends Decisions {
+  placedPerSecond: Figure;
+  placementP99: number;
+  failed: number;
+}
+export interface RateResult extends Decisions {
+  stages?: Stages;
+  offeredRate: number;
+  achievedRate: Figure;
+  created: number;
+  failed: number;
+  placementP50: Figure;
+  placementP99: Figure;
+}
+export interface WaitResult extends Decisions {
+  offeredRate: number;
+  achievedRate: Figure;
+  p50: Figure;
+  p99: Figure;
+  answers: number;
+  decidedAnswers: number;
+  applied: number;
+  failed: number;
+}
+export interface ReadsAndCapacity {
+  reads: ReadResult[];
+  capacity: CapacityResult;
+}
+export interface ClusterResults {
+  replicas: { services: string[]; gateways: string[] };
+  topics: { partitions: number; replicationFactor: number; minInsyncReplicas: number };
+  reads: Record<string, { requestsPerSecond: Figure; p50: Figure; p99: Figure; failed: number }>;
+  readSpread: Spread;
+  warmup: { decidedPerSecond: Figure; brokerJitShare: Figure }[];
+  capacity: CapacityResult;
+  rpcSpread: Spread;
+  rate: RateResult;
+  onePet: CapacityResult;
+  floorCapacity?: CapacityResult;
+  floorRate?: RateResult;
+}
+export interface Environment {
+  cpus: string;
+  memoryGiB: Figure;
+  node: string;
+  postgres: string;
+  kafka: string;
+  nestjs: string;
+  mikroOrm: string;
+  kafkajs: string;
+}
+
+export interface BenchResults {
+  startedAt: string;
+  settings: Settings;
+  memoryAtRest?: Record<string, Figure>;
+  memoryUnderWriteLoad?: Record<string, number>;
+  reads?: ReadResult[];
+  floorCapacity?: CapacityResult;
+  floorRates?: RateResult[];
+  capacity?: CapacityResult;
+  onePet?: CapacityResult;
+  rates?: RateResult[];
+  wait?: WaitResult[];
+  soak?: { rate: number; minutes: (RateResult & { minute: number })[]; tablesAtStart: Tables; tablesAtEnd: Tables };
+  stockCheck?: { pets: number; stocked: number; approvedUnits: number; remaining: number; mismatches: number; exact: boolean };
+  idleCpu?: Record<string, Figure>;
+  tracing?: { off: CapacityResult; on: CapacityResult; spansReceived: number; spansPerOrder: Figure; onToOff: Figure };
+  transports?: (ReadsAndCapacity & { transport: string })[];
+  security?: { runs: (ReadsAndCapacity & { mode: 'on' | 'off' })[]; onToOff: SecurityRatios; target: number };
+  cluster?: ClusterResults;
+  environment: Environment;
+}
+type Tables = Record<string, { rows: number; kib: Figure }>;
+export type { Ratio };

@@ -1,0 +1,105 @@
+// The saga floor's two processes (saga-floor.ts) on their own databases and topics, as a load
+// target of the saga's measurements.
+import { fork } from 'node:child_process';
+import * as path from 'node:path';
+import * as pg from 'pg';
+import { kafkaCredentials } from '@petstore/stack';
+import { benchKafka, type Layout } from './bench-kafka';
+import { sleep } from './figures';
+import { SAGA_FLOOR_PORT, STOCK_PER_PET } from './knobs';
+import { orderRequest, type Target } from './target';
+
+/** The floor's topic settings: partitions and replication, and any configuration entries. */
+export interface FloorTopics {
+  numPartitions: number;
+  replicationFactor: number;
+  configEntries?: { name: string; value: string }[];
+}
+
+export type SagaFloor = Awaited<ReturnType<typeof startSagaFloor>>;
+
+/** Fresh databases for the floor, owned by the owner role as the migrations' are (the floor has no roles of its own). */
+async function freshDatabases(layout: Layout) {
+  const base = new URL(layout.envs.orders.MIGRATION_DATABASE_URL);
+  const databaseUrl = (name: string) => Object.assign(new URL(base), { pathname: `/${name}` }).toString();
+  const urls = { orders: databaseUrl('petstore_floor_orders_bench'), inventory: databaseUrl('petstore_floor_inventory_bench') };
+  const admin = new pg.Client({ connectionString: databaseUrl('postgres') });
+  await admin.connect();
+  for (const url of Object.values(urls)) {
+    const name = new URL(url).pathname.slice(1);
+    await admin.query(`drop database if exists "${name}" with (force)`);
+    await admin.query(`create database "${name}"`);
+  }
+  await admin.end();
+  return urls;
+}
+
+async function createTopics(layout: Layout, names: string[], topics: FloorTopics) {
+  const kafkaAdmin = benchKafka(layout, 'bench-floor').admin();
+  await kafkaAdmin.connect();
+  await kafkaAdmin.createTopics({ waitForLeaders: false, topics: names.map((topic) => ({ topic, ...topics })) });
+  // A cluster's brokers learn of new topics one after the other, so (as libs/kafka's
+  // provisionTopics does) several answers in a row must show every partition led.
+  const deadline = Date.now() + 15_000;
+  for (let ledAnswers = 0; ledAnswers < 3; ) {
+    const metadata = await kafkaAdmin.fetchTopicMetadata({ topics: names }).catch(() => undefined);
+    const led = metadata?.topics.every((topic) => topic.partitions.length > 0 && topic.partitions.every((partition) => partition.leader >= 0));
+    ledAnswers = led ? ledAnswers + 1 : 0;
+    if (Date.now() > deadline) throw new Error(`the floor's topics have no leaders: ${names.join(', ')}`);
+    await sleep(50);
+  }
+  await kafkaAdmin.disconnect();
+}
+
+/**
+ * The two processes of the saga floor on their own databases and topics (on `layout`'s brokers,
+ * with `topics`' partitions and replication), with the order pets stocked.
+ */
+export async function startSagaFloor(layout: Layout, namespace: string, petIds: number[], topics: FloorTopics = { numPartitions: 3, replicationFactor: 1 }) {
+  const urls = await freshDatabases(layout);
+  await createTopics(layout, ['floor.orders', 'floor.stock'].map((topic) => `${namespace}${topic}`), topics);
+  const start = (role: 'orders' | 'inventory') => {
+    // A program of its own beside this bundle (dist/tools/bench/saga-floor.js).
+    const child = fork(path.join(__dirname, 'saga-floor.js'), [role], {
+      env: {
+        ...process.env,
+        ...kafkaCredentials(layout.kafkaSecrets, 'admin'),
+        DATABASE_URL: urls[role],
+        KAFKA_BROKERS: layout.envs.orders.KAFKA_BROKERS,
+        NAMESPACE: namespace,
+        PORT: String(SAGA_FLOOR_PORT),
+      },
+    });
+    const ready = new Promise((resolve, reject) => {
+      child.once('message', resolve);
+      child.once('exit', (code) => reject(new Error(`saga floor ${role} exited (${code})`)));
+    });
+    return { child, ready };
+  };
+  const inventory = start('inventory');
+  await inventory.ready;
+  const stock = new pg.Client({ connectionString: urls.inventory });
+  await stock.connect();
+  await stock.query('insert into floor_stock (pet_id, quantity) select unnest($1::bigint[]), $2', [petIds, STOCK_PER_PET]);
+  await stock.end();
+  const orders = start('orders');
+  await orders.ready;
+  const ordersDb = new pg.Pool({ connectionString: urls.orders, max: 2 });
+  const processes = { 'floor orders': orders.child, 'floor inventory': inventory.child };
+  return {
+    ordersDb,
+    processes,
+    /** The floor as a load target of `capacity` and `atRate`, placing orders for `nextPetId()`. */
+    target: (nextPetId: () => number): Target => ({
+      url: `http://127.0.0.1:${SAGA_FLOOR_PORT}/orders`,
+      db: ordersDb,
+      table: 'floor_order',
+      processes,
+      request: () => orderRequest({ 'content-type': 'application/json' }, nextPetId)(),
+    }),
+    async stop() {
+      for (const side of [orders, inventory]) side.child.kill('SIGTERM');
+      await ordersDb.end().catch(() => undefined);
+    },
+  };
+}
