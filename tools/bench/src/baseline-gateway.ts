@@ -3,19 +3,14 @@
 // both builds in the same run (e.g. before and after a change of the gateway).
 import { spawn } from 'node:child_process';
 import * as path from 'node:path';
-import type { Writable } from 'node:stream';
-import { stopProcess, waitUntilReady } from '@petstore/stack';
+import { type StartProcessOptions, stopProcess, waitUntilReady } from '@petstore/stack';
 import type { Layout } from './bench-kafka';
 import { BASELINE_GATEWAY } from './knobs';
 
 /** Ports of the baseline gateway: beside the stack's own, within the layout's range. */
 const PORT_SHIFT = 50;
 
-export interface ProcessOptions {
-  extraEnv?: Record<string, string>;
-  nodeArgs?: string[];
-  output?: Writable;
-}
+export type ProcessOptions = Pick<StartProcessOptions, 'extraEnv' | 'nodeArgs' | 'output'>;
 
 export async function startBaselineGateway(layout: Layout, { extraEnv = {}, nodeArgs = [], output = process.stdout }: ProcessOptions = {}) {
   const main = BASELINE_GATEWAY;

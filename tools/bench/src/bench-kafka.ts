@@ -1,8 +1,14 @@
 // The bench's own Kafka client and the topics of its runs.
 import { kafkajs } from '@petstore/kafka';
-import { kafkaClientAuth, type stackLayout } from '@petstore/stack';
+import { kafkaClientAuth, type StackLayout } from '@petstore/stack';
 
-export type Layout = ReturnType<typeof stackLayout>;
+export type Layout = StackLayout;
+
+/** The Kafka secrets of a secured layout: every layout the bench's own client talks to is one. */
+export function kafkaSecretsOf(layout: Pick<Layout, 'kafkaSecrets'>): string {
+  if (!layout.kafkaSecrets) throw new Error('the bench administers Kafka only on a layout with Kafka secrets');
+  return layout.kafkaSecrets;
+}
 
 /**
  * The bench's own client, as the administrator: it creates and deletes the topics of its
@@ -13,7 +19,7 @@ export function benchKafka(layout: Pick<Layout, 'envs' | 'kafkaSecrets'>, client
     clientId,
     brokers: layout.envs.orders.KAFKA_BROKERS.split(','),
     logLevel: kafkajs.logLevel.ERROR,
-    ...kafkaClientAuth(layout.kafkaSecrets, 'admin'),
+    ...kafkaClientAuth(kafkaSecretsOf(layout), 'admin'),
   });
 }
 

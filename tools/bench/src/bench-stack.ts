@@ -3,12 +3,10 @@
 import { randomBytes } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { build, dropDatabases, ensureKafka, ensurePostgres, ROOT, runMigrations, stackLayout, startStack } from '@petstore/stack';
+import { build, dropDatabases, ensureKafka, ensurePostgres, ROOT, type RunningStack, runMigrations, stackLayout, startStack, type StartProcessOptions } from '@petstore/stack';
 import { deleteBenchTopics, type Layout } from './bench-kafka';
 import { API_KEY, CPU_PROFILE_DIR } from './knobs';
 import type { Processes } from './proc-cpu';
-
-type Running = Awaited<ReturnType<typeof startStack>>;
 
 /** Every stack process's variables beside its layout's: production mode, quiet, no rate limit, the bench's key. */
 export const BENCH_ENV = {
@@ -27,8 +25,8 @@ export class BenchStack {
   private constructor(
     readonly layout: Layout,
     readonly namespace: string,
-    private readonly options: Pick<Parameters<typeof startStack>[1], 'nodeArgs' | 'output'>,
-    private running: Running,
+    private readonly options: Pick<StartProcessOptions, 'nodeArgs' | 'output'>,
+    private running: RunningStack,
   ) {}
 
   /** Builds the apps, lays out and migrates fresh databases, clears old runs' topics and starts the stack. */

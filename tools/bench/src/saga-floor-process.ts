@@ -4,7 +4,7 @@ import { fork } from 'node:child_process';
 import * as path from 'node:path';
 import * as pg from 'pg';
 import { kafkaCredentials } from '@petstore/stack';
-import { benchKafka, type Layout } from './bench-kafka';
+import { benchKafka, kafkaSecretsOf, type Layout } from './bench-kafka';
 import { sleep } from './figures';
 import { SAGA_FLOOR_PORT, STOCK_PER_PET } from './knobs';
 import { orderRequest, type Target } from './target';
@@ -63,7 +63,7 @@ export async function startSagaFloor(layout: Layout, namespace: string, petIds: 
     const child = fork(path.join(__dirname, 'saga-floor.js'), [role], {
       env: {
         ...process.env,
-        ...kafkaCredentials(layout.kafkaSecrets, 'admin'),
+        ...kafkaCredentials(kafkaSecretsOf(layout), 'admin'),
         DATABASE_URL: urls[role],
         KAFKA_BROKERS: layout.envs.orders.KAFKA_BROKERS,
         NAMESPACE: namespace,
