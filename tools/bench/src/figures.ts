@@ -1,4 +1,4 @@
-// How the bench rounds and summarises what it measured.
+// Small pieces every part of the bench shares: rounding, percentiles, waiting, its log line.
 
 /** `value` to `digits` decimals; null when there is no figure. */
 export function round(value: number | null | undefined, digits = 1): number | null {
