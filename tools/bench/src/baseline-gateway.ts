@@ -1,9 +1,9 @@
 // BENCH_BASELINE_GATEWAY=<main.js of another gateway build>: that build runs beside the stack's
 // gateway, in front of the same services with the same settings, so that the read path measures
 // both builds in the same run (e.g. before and after a change of the gateway).
-import { spawn } from 'node:child_process';
 import * as path from 'node:path';
-import { type StartProcessOptions, stopProcess, waitUntilReady } from '@petstore/stack';
+import { launch } from '@petstore/launcher';
+import type { StartProcessOptions } from '@petstore/stack';
 import type { Layout } from './bench-kafka';
 import { BASELINE_GATEWAY } from './knobs';
 
@@ -16,15 +16,9 @@ export async function startBaselineGateway(layout: Layout, { extraEnv = {}, node
   const main = BASELINE_GATEWAY;
   if (!main) return undefined;
   const port = Number(layout.envs.gateway.HTTP_PORT) + PORT_SHIFT;
-  const env = { ...process.env, ...extraEnv, ...layout.envs.gateway, HTTP_PORT: String(port), METRICS_PORT: String(Number(layout.envs.gateway.METRICS_PORT) + PORT_SHIFT) };
-  const child = Object.assign(spawn(process.execPath, [...nodeArgs, path.resolve(main)], { env, stdio: ['ignore', 'pipe', 'pipe'] }), { outputTail: [] as string[] });
-  for (const stream of [child.stdout, child.stderr]) {
-    stream.on('data', (chunk: Buffer) => {
-      output.write(`[baseline] ${chunk}`);
-      child.outputTail = [...child.outputTail, String(chunk)].slice(-20);
-    });
-  }
+  const env = { ...extraEnv, ...layout.envs.gateway, HTTP_PORT: String(port), METRICS_PORT: String(Number(layout.envs.gateway.METRICS_PORT) + PORT_SHIFT) };
+  const baseline = launch(path.resolve(main), { env, nodeArgs, label: 'baseline', output });
   const url = `http://127.0.0.1:${port}`;
-  await waitUntilReady(url, child);
-  return { url, main, stop: () => stopProcess(child) };
+  await baseline.ready(`${url}/health/ready`);
+  return { url, main, stop: () => baseline.stop() };
 }

@@ -6,7 +6,7 @@ import * as path from 'node:path';
 import { build, dropDatabases, ensureKafka, ensurePostgres, ROOT, type RunningStack, runMigrations, stackLayout, startStack, type StartProcessOptions } from '@petstore/stack';
 import { deleteBenchTopics, type Layout } from './bench-kafka';
 import { API_KEY, CPU_PROFILE_DIR } from './knobs';
-import type { Processes } from './proc-cpu';
+import { childrenOf, type Processes } from './proc-cpu';
 
 /** Every stack process's variables beside its layout's: production mode, quiet, no rate limit, the bench's key. */
 export const BENCH_ENV = {
@@ -49,7 +49,7 @@ export class BenchStack {
 
   /** The running stack's processes by app (new ones after a restart). */
   get processes(): Processes {
-    return this.running.processes;
+    return childrenOf(Object.entries(this.running.processes));
   }
 
   /** How a process beside the stack (the baseline gateway) starts as the stack's do. */

@@ -14,6 +14,7 @@ import { log, round } from './figures';
 import { API_KEY, BENCH_CLUSTER_KAFKA, CLUSTER_REPLICAS, ORDER_PETS, STOCK_PER_PET } from './knobs';
 import { capacity, atRate } from './measure';
 import { pacedLoad } from './paced-load';
+import { childrenOf } from './proc-cpu';
 import { startSagaFloor } from './saga-floor-process';
 import { sagaStages } from './saga-stages';
 import { apiClient, onOnePet, orderRequest, type Target } from './target';
@@ -68,7 +69,7 @@ export async function benchCluster() {
       url: `${layout.urls.gateway}/v1/store/orders`,
       db: ordersDb,
       table: 'store_order',
-      processes: Object.fromEntries(running.processes),
+      processes: childrenOf(running.processes),
       stages: (since) => sagaStages(layout, namespace, since),
       request: orderRequest(headers, () => pets[next++ % pets.length].id),
     };

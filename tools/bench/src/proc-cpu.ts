@@ -12,6 +12,13 @@ import { KAFKA_DATA_DIR, SECURED_REDIS_PORT, UNSECURED_BUS } from './knobs';
 /** Processes by the name the report gives them. */
 export type Processes = Record<string, Pick<ChildProcess, 'pid'>>;
 
+/** The processes of started apps (@petstore/launcher's), by name. */
+export function childrenOf(started: Iterable<[string, { child: ChildProcess } | undefined]>): Processes {
+  const children: Processes = {};
+  for (const [name, process] of started) if (process) children[name] = process.child;
+  return children;
+}
+
 /** CPU seconds a process has used so far (0 once it is gone). */
 export function cpuOf(pid: number | string | undefined): number {
   try {
