@@ -1,16 +1,14 @@
-// What `npm run chaos` does to the stack while orders flow. Each scenario's `fault` runs under
-// the load and resolves once everything it broke is back: the moment "after recovery" counts
-// from, unless it calls `recovered()` earlier (a fault with nothing to restart), after which
-// the load goes on until it resolves.
-// `short` ones also run in `npm test`, some with a gentler `shortFault` (and its `shortName`).
+// What `npm run chaos` does to the single stack (one process per tier, one broker) while orders
+// flow. The shape of a scenario, and what "after recovery" means, are scenario.ts's.
 import { randomUUID } from 'node:crypto';
-import fs from 'node:fs';
-import { envelopeOf, readTopic } from './checks.mjs';
-import { brokerCommand, brokerPid, holdsStackLock, run, sleep } from './processes.mjs';
+import * as fs from 'node:fs';
+import type { Fault, FaultOutcome, Scenario, ScenarioContext } from './scenario';
+import { brokerCommand, brokerPid, holdsStackLock, run, sleep } from './processes';
+import { envelopeOf, readTopic } from './topics';
 
 const STACK_LOCK = '/tmp/petstore-stack.lock';
 
-function killFiveTimes(name, times = 5) {
+function killRepeatedly(name: string, times = 5): Fault {
   return async ({ stack }) => {
     for (let i = 0; i < times; i += 1) {
       if (i > 0) await sleep(2000);
@@ -21,7 +19,7 @@ function killFiveTimes(name, times = 5) {
   };
 }
 
-async function killBroker({ waitReady }, times) {
+async function killBroker({ waitReady }: ScenarioContext, times: number): Promise<void> {
   for (let i = 0; i < times; i += 1) {
     if (i > 0) await sleep(3000);
     process.kill(brokerPid(), 'SIGKILL');
@@ -31,7 +29,7 @@ async function killBroker({ waitReady }, times) {
   await waitReady();
 }
 
-async function pauseBroker({ waitReady }, seconds) {
+async function pauseBroker({ waitReady }: ScenarioContext, seconds: number): Promise<void> {
   const pid = brokerPid();
   process.kill(pid, 'SIGSTOP');
   try {
@@ -47,7 +45,7 @@ async function pauseBroker({ waitReady }, seconds) {
  * libs/messaging), waits for the process to kill itself, then starts it plainly. A build without
  * the fault point does not crash: the scenario says so instead of pretending.
  */
-function crashAt(service, point, after) {
+function crashAt(service: string, point: string, after: number): Fault {
   return async ({ stack }) => {
     await stack.signal(service, 'SIGTERM');
     // It may reach the fault point before it reports ready: a start that ends in the crash is expected.
@@ -62,7 +60,15 @@ function crashAt(service, point, after) {
   };
 }
 
-export const SCENARIOS = [
+const KILLED_GUARANTEES: Record<string, string> = {
+  catalog: 'state and outbox rows commit together; pet events wait in the outbox; other services keep serving',
+  orders: 'an order and its OrderPlaced commit in one transaction; the relay publishes what is left at restart; Idempotency-Key makes a retried POST safe',
+  inventory:
+    'a reservation and the consumer position (source, sequence) it advances commit together; offsets are committed after the commit, so a redelivery is deduplicated; the 3 s session hands partitions over',
+  gateway: 'the gateway holds no state: a request cut by the kill has an unknown outcome, resolved by retrying with its Idempotency-Key',
+};
+
+export const SCENARIOS: Scenario[] = [
   {
     name: 'steady load, no fault',
     short: true,
@@ -72,19 +78,15 @@ export const SCENARIOS = [
   ...['catalog', 'orders', 'inventory', 'gateway'].map((service) => ({
     name: `${service} killed (-9) five times, restarted 1 s later`,
     short: service === 'inventory',
-    guarantees: {
-      catalog: 'state and outbox rows commit together; pet events wait in the outbox; other services keep serving',
-      orders: 'an order and its OrderPlaced commit in one transaction; the relay publishes what is left at restart; Idempotency-Key makes a retried POST safe',
-      inventory: 'a reservation and the consumer position (source, sequence) it advances commit together; offsets are committed after the commit, so a redelivery is deduplicated; the 3 s session hands partitions over',
-      gateway: 'the gateway holds no state: a request cut by the kill has an unknown outcome, resolved by retrying with its Idempotency-Key',
-    }[service],
-    fault: killFiveTimes(service),
+    guarantees: KILLED_GUARANTEES[service],
+    fault: killRepeatedly(service),
     shortName: `${service} killed (-9) twice, restarted 1 s later`,
-    shortFault: killFiveTimes(service, 2),
+    shortFault: killRepeatedly(service, 2),
   })),
   {
     name: 'broker killed (-9) five times',
-    guarantees: 'outbox rows stay until Kafka acknowledged their whole batch (acks=all; a failed batch is re-sent, consumers drop the copies); consumers restart and resume from committed offsets',
+    guarantees:
+      'outbox rows stay until Kafka acknowledged their whole batch (acks=all; a failed batch is re-sent, consumers drop the copies); consumers restart and resume from committed offsets',
     fault: (context) => killBroker(context, 5),
   },
   {
@@ -110,7 +112,8 @@ export const SCENARIOS = [
   {
     name: 'relay killed between publishing a batch and removing it from the outbox (orders)',
     short: true,
-    guarantees: 'at-least-once relay: the rows are published again at restart with the sequence numbers they were claimed with; consumers drop what their stored position already covers',
+    guarantees:
+      'at-least-once relay: the rows are published again at restart with the sequence numbers they were claimed with; consumers drop what their stored position already covers',
     fault: crashAt('orders', 'relay.after-publish', 5),
     duplicatesOn: 'orders.order.v1',
   },
@@ -140,7 +143,7 @@ export const SCENARIOS = [
   {
     name: 'catalog down while just-created pets are ordered',
     guarantees: 'orders answers 503 for a pet it cannot confirm; inventory retries its catalog lookup without holding locks, so no order stays placed',
-    fault: async ({ stack, api, load, seedPets }) => {
+    fault: async ({ stack, load, seedPets }) => {
       const fresh = await seedPets(4, [30, 30, null, null]); // two stocked, two never stocked
       await stack.signal('catalog', 'SIGKILL');
       load.pets.push(...fresh);
@@ -176,7 +179,8 @@ export const SCENARIOS = [
   {
     name: 'forged decisions on inventory.stock.v1: a publication number far ahead, a foreign producer',
     short: true,
-    guarantees: 'a consumer refuses an event from a producer that does not own its topic, and a publication number over a million beyond what it applied from that outbox: both go to the dead-letter topic, counted, and no later decision is dropped',
+    guarantees:
+      'a consumer refuses an event from a producer that does not own its topic, and a publication number over a million beyond what it applied from that outbox: both go to the dead-letter topic, counted, and no later decision is dropped',
     fault: forgeDecisions,
   },
 ];
@@ -187,9 +191,9 @@ export const SCENARIOS = [
  * (before the consumers bounded the numbers, every later decision on that partition was dropped
  * as a copy), one in orders' name. Both must be refused, and counted by orders.
  */
-async function forgeDecisions({ kafka, namespace, load, produce, poisoned, recovered, stack }) {
+async function forgeDecisions({ kafka, namespace, load, produce, poisoned, recovered, stack }: ScenarioContext): Promise<FaultOutcome> {
   const topic = `${namespace}inventory.stock.v1`;
-  const pets = new Set(load.pets.map((pet) => pet.id));
+  const pets = new Set<unknown>(load.pets.map((pet) => pet.id));
   let last;
   for (const deadline = Date.now() + 15_000; !last && Date.now() < deadline; await sleep(500)) {
     last = (await readTopic(kafka, topic))
@@ -197,9 +201,9 @@ async function forgeDecisions({ kafka, namespace, load, produce, poisoned, recov
       .filter(({ envelope }) => envelope?.type === 'StockReserved' && pets.has(envelope.payload?.petId))
       .at(-1);
   }
-  if (!last) throw new Error('no StockReserved of this scenario on the topic within 15 s');
+  if (!last?.envelope) throw new Error('no StockReserved of this scenario on the topic within 15 s');
   const { message, envelope } = last;
-  const headers = Object.fromEntries(Object.entries(message.headers ?? {}).map(([name, value]) => [name, value.toString()]));
+  const headers = Object.fromEntries(Object.entries(message.headers ?? {}).map(([name, value]) => [name, String(value)]));
   const farAhead = { ...envelope, eventId: randomUUID() };
   const foreign = { ...envelope, eventId: randomUUID(), producer: 'orders' };
   await produce(topic, message.key, farAhead, { partition: message.partition, headers: { ...headers, 'outbox-seq': '900000000000000' } });
@@ -210,9 +214,8 @@ async function forgeDecisions({ kafka, namespace, load, produce, poisoned, recov
   await sleep(8000);
 
   const metrics = await fetch(`${stack.urlOf('orders')}/metrics`).then((response) => response.text());
-  const refusedFor = (reason) =>
-    [...metrics.matchAll(new RegExp(`^petstore_consumer_refused_total\\{[^}]*reason="${reason}"[^}]*\\} (\\d+)`, 'gm'))]
-      .reduce((sum, match) => sum + Number(match[1]), 0);
+  const refusedFor = (reason: string) =>
+    [...metrics.matchAll(new RegExp(`^petstore_consumer_refused_total\\{[^}]*reason="${reason}"[^}]*\\} (\\d+)`, 'gm'))].reduce((sum, match) => sum + Number(match[1]), 0);
   const refused = { farAhead: refusedFor('implausible-publication-number'), foreign: refusedFor('foreign-producer') };
   const failures = [];
   if (refused.farAhead < 1) failures.push('orders counted no refused publication number');
@@ -224,6 +227,6 @@ async function forgeDecisions({ kafka, namespace, load, produce, poisoned, recov
 }
 
 /** The major version of this machine's PostgreSQL cluster (`/etc/postgresql/<version>`). */
-export function postgresCluster() {
+export function postgresCluster(): string {
   return fs.readdirSync('/etc/postgresql')[0];
 }

@@ -1,40 +1,38 @@
 // The chaos run's own stack, one process at a time: what a scenario kills, pauses and starts again.
-import { spawn } from 'node:child_process';
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
-import stack from '../../tools/stack/stack.cjs';
+import { spawn, type ChildProcess } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import type { Writable } from 'node:stream';
+import { ROOT, startProcess, stopProcess, waitUntilReady } from '@petstore/stack';
 
-export const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+export type Env = Record<string, string>;
+
+export const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
+
+const CACHE = process.env.PETSTORE_CACHE ?? path.join(os.homedir(), '.cache/petstore');
 
 /** Its own broker, because scenarios kill and pause it; ports and data dir beside the e2e one. */
-export const CHAOS_KAFKA = {
-  port: 28092,
-  controllerPort: 28093,
-  dataDir: path.join(process.env.PETSTORE_CACHE ?? path.join(os.homedir(), '.cache/petstore'), 'kafka-data-chaos'),
-};
+export const CHAOS_KAFKA = { port: 28092, controllerPort: 28093, dataDir: path.join(CACHE, 'kafka-data-chaos') };
 
 /** Its own three-node cluster for the scaled stack's scenarios: nodes on 28192, 28202, 28212 (controllers one above). */
-export const CHAOS_CLUSTER_KAFKA = {
-  port: 28192,
-  dataDir: path.join(process.env.PETSTORE_CACHE ?? path.join(os.homedir(), '.cache/petstore'), 'kafka-cluster-chaos'),
-};
+export const CHAOS_CLUSTER_KAFKA = { port: 28192, dataDir: path.join(CACHE, 'kafka-cluster-chaos') };
 
 /** What `scripts/kafka.sh cluster` needs to act on the chaos cluster. */
-export function clusterBrokerEnv() {
+export function clusterBrokerEnv(): Env {
   return { KAFKA_CLUSTER_PORT: String(CHAOS_CLUSTER_KAFKA.port), KAFKA_CLUSTER_DATA_DIR: CHAOS_CLUSTER_KAFKA.dataDir };
 }
 
 /** What scripts/kafka.sh needs to act on the chaos broker. */
-export function brokerEnv() {
+export function brokerEnv(): Env {
   return { KAFKA_PORT: String(CHAOS_KAFKA.port), KAFKA_CONTROLLER_PORT: String(CHAOS_KAFKA.controllerPort), KAFKA_DATA_DIR: CHAOS_KAFKA.dataDir };
 }
 
 /** `scripts/kafka.sh <command>` for the chaos broker, without blocking the load that runs meanwhile. */
-export function brokerCommand(command) {
+export function brokerCommand(command: string): Promise<string> {
   return new Promise((resolve, reject) => {
     const env = { ...process.env, ...brokerEnv() };
-    const child = spawn('bash', [path.join(stack.ROOT, 'scripts/kafka.sh'), command], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn('bash', [path.join(ROOT, 'scripts/kafka.sh'), command], { env, stdio: ['ignore', 'pipe', 'pipe'] });
     let output = '';
     child.stdout.on('data', (chunk) => (output += chunk));
     child.stderr.on('data', (chunk) => (output += chunk));
@@ -42,10 +40,21 @@ export function brokerCommand(command) {
   });
 }
 
-export function brokerPid() {
+export function brokerPid(): number {
   const pid = Number(fs.readFileSync(path.join(CHAOS_KAFKA.dataDir, 'kafka.pid'), 'utf8').trim());
   process.kill(pid, 0);
   return pid;
+}
+
+/**
+ * What the chaos run needs of a layout of tools/stack: the single stack's (`envs` by app) or the
+ * scaled one's (`envOf` every replica by name, and the replicas' names).
+ */
+export interface ChaosLayout {
+  envs: Record<string, Env>;
+  envOf?: (name: string) => Env;
+  urls: Record<string, string>;
+  kafkaSecrets?: string;
 }
 
 /**
@@ -53,49 +62,47 @@ export function brokerPid() {
  * such as `inventory-2`), each started from its built bundle with the layout's environment.
  */
 export class ChaosStack {
-  constructor(layout, { extraEnv, output }) {
-    this.layout = layout;
-    this.extraEnv = extraEnv;
-    this.output = output;
-    this.processes = new Map();
-  }
+  readonly processes = new Map<string, ChildProcess>();
+  private readonly replicas = new Map<string, Env>();
 
-  envOf(name) {
-    // A cluster layout (tools/stack/cluster.cjs) knows every replica's environment by name.
+  constructor(
+    private readonly layout: ChaosLayout,
+    private readonly options: { extraEnv: Env; output: Writable },
+  ) {}
+
+  envOf(name: string): Env {
+    // A cluster layout (tools/stack cluster) knows every replica's environment by name.
     if (this.layout.envOf) return this.layout.envOf(name);
     const app = name.split('-')[0];
-    return { ...this.layout.envs[app], ...(this.replicas?.get(name) ?? {}) };
+    return { ...this.layout.envs[app], ...(this.replicas.get(name) ?? {}) };
   }
 
-  urlOf(name) {
-    const env = this.envOf(name);
-    return `http://127.0.0.1:${env.HTTP_PORT}`;
+  urlOf(name: string): string {
+    return `http://127.0.0.1:${this.envOf(name).HTTP_PORT}`;
   }
 
   /** Starts `name` (with `env` on top, e.g. a fault to inject) and waits until it is ready. */
-  async start(name, env = {}) {
+  async start(name: string, env: Env = {}): Promise<ChildProcess> {
     const app = name.split('-')[0];
-    const child = stack.startProcess(app, { ...this.envOf(name), ...env }, { output: this.output, extraEnv: this.extraEnv });
+    const child = startProcess(app, { ...this.envOf(name), ...env }, { output: this.options.output, extraEnv: this.options.extraEnv });
     this.processes.set(name, child);
-    await stack.waitUntilReady(this.urlOf(name), child, 90_000);
+    await waitUntilReady(this.urlOf(name), child, 90_000);
     return child;
   }
 
   /** Declares a replica of `app` on its own ports (its own health and RPC listeners, the same database and group). */
-  defineReplica(name, portShift) {
-    const app = name.split('-')[0];
-    this.replicas ??= new Map();
-    const base = this.layout.envs[app];
+  defineReplica(name: string, portShift: number): void {
+    const base = this.layout.envs[name.split('-')[0]];
     this.replicas.set(name, { HTTP_PORT: String(Number(base.HTTP_PORT) + portShift), RPC_PORT: String(Number(base.RPC_PORT) + portShift) });
   }
 
-  running(name) {
+  running(name: string): boolean {
     const child = this.processes.get(name);
     return Boolean(child && child.exitCode === null && child.signalCode === null);
   }
 
   /** Sends `signal`; for SIGKILL and SIGTERM, resolves once the process is gone. */
-  async signal(name, signal) {
+  async signal(name: string, signal: NodeJS.Signals): Promise<void> {
     const child = this.processes.get(name);
     if (!child || !this.running(name)) return;
     const gone = new Promise((resolve) => child.once('exit', resolve));
@@ -108,27 +115,27 @@ export class ChaosStack {
   }
 
   /** Resolves with the signal that ended `name`, or null if it still runs after `ms`. */
-  async exitWithin(name, ms) {
+  async exitWithin(name: string, ms: number): Promise<string | null> {
     const child = this.processes.get(name);
-    if (!this.running(name)) return child?.signalCode ?? `exit ${child?.exitCode}`;
+    if (!child || !this.running(name)) return child?.signalCode ?? `exit ${child?.exitCode}`;
     return Promise.race([
-      new Promise((resolve) => child.once('exit', (code, signal) => resolve(signal ?? `exit ${code}`))),
+      new Promise<string>((resolve) => child.once('exit', (code, signal) => resolve(signal ?? `exit ${code}`))),
       sleep(ms).then(() => null),
     ]);
   }
 
   /** Last resort, synchronous: SIGKILL every process still running. */
-  killAll() {
+  killAll(): void {
     for (const child of this.processes.values()) if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
   }
 
-  async stopAll() {
-    for (const name of [...this.processes.keys()].reverse()) await stack.stopProcess(this.processes.get(name));
+  async stopAll(): Promise<void> {
+    for (const name of [...this.processes.keys()].reverse()) await stopProcess(this.processes.get(name));
   }
 }
 
 /** Whether this process already holds the machine's whole-stack lock (it runs under `flock` of it). */
-export function holdsStackLock(lockFile) {
+export function holdsStackLock(lockFile: string): boolean {
   try {
     return fs.readdirSync('/proc/self/fd').some((fd) => {
       try {
@@ -143,7 +150,7 @@ export function holdsStackLock(lockFile) {
 }
 
 /** Runs a command and resolves with its exit code and output (never rejects). */
-export function run(command, args, { timeoutMs = 120_000 } = {}) {
+export function run(command: string, args: string[], { timeoutMs = 120_000 } = {}): Promise<{ code: number | null; output: string }> {
   return new Promise((resolve) => {
     const child = spawn(command, args, { stdio: ['ignore', 'pipe', 'pipe'] });
     let output = '';
