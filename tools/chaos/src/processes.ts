@@ -1,10 +1,10 @@
 // The chaos run's own stack, one process at a time: what a scenario kills, pauses and starts again.
-import { spawn, type ChildProcess } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import type { Writable } from 'node:stream';
-import { ROOT, startProcess, stopProcess, waitUntilReady } from '@petstore/stack';
+import { ROOT, startProcess, stopProcess, waitUntilReady, type StackProcess } from '@petstore/stack';
 
 export type Env = Record<string, string>;
 
@@ -62,7 +62,7 @@ export interface ChaosLayout {
  * such as `inventory-2`), each started from its built bundle with the layout's environment.
  */
 export class ChaosStack {
-  readonly processes = new Map<string, ChildProcess>();
+  readonly processes = new Map<string, StackProcess>();
   private readonly replicas = new Map<string, Env>();
 
   constructor(
@@ -82,12 +82,11 @@ export class ChaosStack {
   }
 
   /** Starts `name` (with `env` on top, e.g. a fault to inject) and waits until it is ready. */
-  async start(name: string, env: Env = {}): Promise<ChildProcess> {
+  async start(name: string, env: Env = {}): Promise<void> {
     const app = name.split('-')[0];
-    const child = startProcess(app, { ...this.envOf(name), ...env }, { output: this.options.output, extraEnv: this.options.extraEnv });
-    this.processes.set(name, child);
-    await waitUntilReady(this.urlOf(name), child, 90_000);
-    return child;
+    const started = startProcess(app, { ...this.envOf(name), ...env }, { output: this.options.output, extraEnv: this.options.extraEnv });
+    this.processes.set(name, started);
+    await waitUntilReady(this.urlOf(name), started, 90_000);
   }
 
   /** Declares a replica of `app` on its own ports (its own health and RPC listeners, the same database and group). */
@@ -97,13 +96,13 @@ export class ChaosStack {
   }
 
   running(name: string): boolean {
-    const child = this.processes.get(name);
+    const child = this.processes.get(name)?.child;
     return Boolean(child && child.exitCode === null && child.signalCode === null);
   }
 
   /** Sends `signal`; for SIGKILL and SIGTERM, resolves once the process is gone. */
   async signal(name: string, signal: NodeJS.Signals): Promise<void> {
-    const child = this.processes.get(name);
+    const child = this.processes.get(name)?.child;
     if (!child || !this.running(name)) return;
     const gone = new Promise((resolve) => child.once('exit', resolve));
     child.kill(signal);
@@ -116,7 +115,7 @@ export class ChaosStack {
 
   /** Resolves with the signal that ended `name`, or null if it still runs after `ms`. */
   async exitWithin(name: string, ms: number): Promise<string | null> {
-    const child = this.processes.get(name);
+    const child = this.processes.get(name)?.child;
     if (!child || !this.running(name)) return child?.signalCode ?? `exit ${child?.exitCode}`;
     return Promise.race([
       new Promise<string>((resolve) => child.once('exit', (code, signal) => resolve(signal ?? `exit ${code}`))),
@@ -126,7 +125,7 @@ export class ChaosStack {
 
   /** Last resort, synchronous: SIGKILL every process still running. */
   killAll(): void {
-    for (const child of this.processes.values()) if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+    for (const { child } of this.processes.values()) if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
   }
 
   async stopAll(): Promise<void> {
