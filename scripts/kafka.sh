@@ -22,6 +22,7 @@
 #   KAFKA_INTERNAL_PORT    the nodes' own listener     (default KAFKA_PORT + 2; mutual TLS)
 #   KAFKA_SECRETS_DIR      CA, node certificate, SCRAM passwords (default $KAFKA_DATA_DIR/secrets)
 #   KAFKA_WAIT_TIMEOUT     readiness timeout, seconds  (default 90)
+#   KAFKA_PRINCIPALS       who gets a SCRAM credential (default: libs/contracts' access table and admin)
 #   PETSTORE_CACHE         cache root                  (default ~/.cache/petstore)
 #   KAFKA_DATA_DIR         broker data, pid and logs   (default $PETSTORE_CACHE/kafka-data)
 #                          a second broker (the end-to-end tests' own) needs its own ports and data dir
@@ -287,10 +288,15 @@ render_config() {
   fi
 }
 
-# Every principal of libs/contracts' Kafka access table, and the administrator.
+# Every principal of libs/contracts' Kafka access table, and the administrator: given by the tools
+# that start brokers (KAFKA_PRINCIPALS), else asked of tools/stack (built on first use, then cached).
 principals() {
-  (cd "$ROOT_DIR" && node -r @swc-node/register -e \
-    "const access = require('./libs/contracts/src/events/kafka-access'); console.log([access.KAFKA_ADMIN_PRINCIPAL, ...access.kafkaPrincipals()].join(' '))")
+  if [[ -n ${KAFKA_PRINCIPALS:-} ]]; then
+    printf '%s\n' "$KAFKA_PRINCIPALS"
+    return
+  fi
+  (cd "$ROOT_DIR" && node --input-type=module -e \
+    "import { runTool } from './tools/load-tool.mjs'; await runTool('stack', 'brokerPrincipals');")
 }
 
 # The CA, the node's certificate (for 127.0.0.1, both server and client: the nodes authenticate to

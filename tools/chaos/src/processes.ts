@@ -4,7 +4,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import type { Writable } from 'node:stream';
-import { ROOT, startProcess, stopProcess, waitUntilReady, type StackProcess } from '@petstore/stack';
+import { ROOT, kafkaScriptEnv, startProcess, stopProcess, waitUntilReady, type StackProcess } from '@petstore/stack';
 
 export type Env = Record<string, string>;
 
@@ -25,7 +25,7 @@ export function clusterBrokerEnv(): Env {
 
 /** What scripts/kafka.sh needs to act on the chaos broker. */
 export function brokerEnv(): Env {
-  return { KAFKA_PORT: String(CHAOS_KAFKA.port), KAFKA_CONTROLLER_PORT: String(CHAOS_KAFKA.controllerPort), KAFKA_DATA_DIR: CHAOS_KAFKA.dataDir };
+  return { ...kafkaScriptEnv(), KAFKA_PORT: String(CHAOS_KAFKA.port), KAFKA_CONTROLLER_PORT: String(CHAOS_KAFKA.controllerPort), KAFKA_DATA_DIR: CHAOS_KAFKA.dataDir };
 }
 
 /** `scripts/kafka.sh <command>` for the chaos broker, without blocking the load that runs meanwhile. */

@@ -2,6 +2,7 @@
 import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import { KAFKA_ADMIN_PRINCIPAL, kafkaPrincipals } from '@petstore/contracts';
 import { CACHE, ROOT } from './paths';
 
 /** A broker of scripts/kafka.sh other than the default one (9092). */
@@ -47,9 +48,18 @@ export function kafkaCredentials(secretsDir: string, principal: string): Record<
   };
 }
 
+/**
+ * What every run of scripts/kafka.sh is given: the principals a broker gives SCRAM credentials to
+ * (the administrator and each row of libs/contracts' access table), which it would otherwise ask
+ * tools/stack for itself.
+ */
+export function kafkaScriptEnv(): Record<string, string> {
+  return { KAFKA_PRINCIPALS: [KAFKA_ADMIN_PRINCIPAL, ...kafkaPrincipals()].join(' ') };
+}
+
 /** `scripts/kafka.sh <command>` for the default broker or `broker`, blocking. */
 export function kafka(command: string, broker?: KafkaBroker): void {
-  const env = { ...process.env };
+  const env = { ...process.env, ...kafkaScriptEnv() };
   if (broker) {
     Object.assign(env, { KAFKA_PORT: String(broker.port), KAFKA_CONTROLLER_PORT: String(broker.controllerPort), KAFKA_DATA_DIR: broker.dataDir });
     if (broker.plaintext) Object.assign(env, { KAFKA_PLAINTEXT: 'true', BUS_SECURITY_OFF_BENCH_ONLY: 'true' });

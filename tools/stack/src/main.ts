@@ -3,3 +3,4 @@
 export { start } from './commands/start';
 export { test } from './commands/test';
 export { cluster } from './commands/cluster';
+export { brokerPrincipals } from './commands/kafka-principals';

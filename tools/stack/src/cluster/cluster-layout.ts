@@ -2,7 +2,7 @@
 // (HAProxy in front of the gateways: haproxy.ts). Its layout and its brokers.
 import { spawn, spawnSync } from 'node:child_process';
 import * as path from 'node:path';
-import { kafkaSecretsDir } from '../kafka';
+import { kafkaScriptEnv, kafkaSecretsDir } from '../kafka';
 import { SERVICES, stackLayout, type ProcessEnv, type StackLayout } from '../layout';
 import { CLUSTER_NATS_PORT } from '../nats';
 import { CACHE, ROOT } from '../paths';
@@ -39,6 +39,7 @@ export function brokersOf(kafka: ClusterKafka): string {
 function kafkaEnv(kafka: ClusterKafka): NodeJS.ProcessEnv {
   return {
     ...process.env,
+    ...kafkaScriptEnv(),
     KAFKA_CLUSTER_PORT: String(kafka.port),
     KAFKA_CLUSTER_DATA_DIR: kafka.dataDir,
     // A broker that rejoins a busy cluster on a loaded two-core machine can take over a minute.
