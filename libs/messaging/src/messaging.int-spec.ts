@@ -304,6 +304,36 @@ describe('messaging (outbox relay and idempotent consumer) against PostgreSQL an
       }
     });
 
+    it('relays a stream of commits in batches of at most two: each reaches Kafka once, in order, and leaves the outbox', async () => {
+      // The table is never emptied at once here: each published row must be deleted by a later claim or by the stop.
+      const relay = new OutboxRelay(
+        orm,
+        new MessagingKafka({ clientId: 'stream', brokers, namespace, logLevel: LogLevel.NOTHING }),
+        { ...defaultRelaySettings, batchSize: 2, emptyOutboxAfterRows: Number.MAX_SAFE_INTEGER },
+        relayOptions,
+      );
+      const writer = writerFor(relay);
+      const events = Array.from({ length: 40 }, () => orderPlaced(503));
+      relay.start();
+      try {
+        for (const event of events) {
+          await orm.em.fork().transactional(async (em) => {
+            writer.add(em, event);
+          });
+        }
+        await probe.waitFor((event) => event.eventId === events[events.length - 1].eventId, 10_000);
+      } finally {
+        await relay.stop();
+      }
+      const seen = probe.messages().filter((m) => m.envelope?.key === '503');
+      expect(seen.map((m) => m.envelope?.eventId)).toEqual(events.map((event) => event.eventId));
+      const numbers = seen.map((m) => Number(m.headers[OUTBOX_HEADERS.seq]));
+      expect(numbers).toEqual([...numbers].sort((a, b) => a - b));
+      expect(new Set(numbers).size).toBe(events.length);
+      // Every published row was deleted, by a later claim or by the stop.
+      expect(await orm.em.fork().execute('select seq from outbox_event where key = ?', ['503'])).toEqual([]);
+    });
+
     it('is relayed by one replica at a time; another takes over when its session ends', async () => {
       const settings = {
         ...defaultRelaySettings,
