@@ -130,7 +130,7 @@ export async function deadLetters(kafka: kafkajs.Kafka, namespace: string): Prom
   const letters: DeadLetter[] = [];
   for (const topic of DEAD_LETTER_TOPICS) {
     for (const message of await readTopic(kafka, `${namespace}${topic}`)) {
-      letters.push({ id: `${topic}/${message.partition}/${message.offset}`, topic, eventId: envelopeOf(message)?.eventId });
+      letters.push({ id: `${namespace}${topic}/${message.partition}/${message.offset}`, topic, eventId: envelopeOf(message)?.eventId });
     }
   }
   return letters;
