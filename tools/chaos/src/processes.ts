@@ -1,44 +1,19 @@
 // The chaos run's own stack, one process at a time: what a scenario kills, pauses and starts again.
 import { spawn } from 'node:child_process';
 import * as fs from 'node:fs';
-import * as os from 'node:os';
 import * as path from 'node:path';
 import type { Writable } from 'node:stream';
-import { ROOT, kafkaScriptEnv, startProcess, stopProcess, waitUntilReady, type StackProcess } from '@petstore/stack';
+import { CACHE, startProcess, stopProcess, waitUntilReady, type KafkaBroker, type StackProcess } from '@petstore/stack';
 
 export type Env = Record<string, string>;
 
 export const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
 
-const CACHE = process.env.PETSTORE_CACHE ?? path.join(os.homedir(), '.cache/petstore');
-
 /** Its own broker, because scenarios kill and pause it; ports and data dir beside the e2e one. */
-export const CHAOS_KAFKA = { port: 28092, controllerPort: 28093, dataDir: path.join(CACHE, 'kafka-data-chaos') };
+export const CHAOS_KAFKA: KafkaBroker = { port: 28092, controllerPort: 28093, dataDir: path.join(CACHE, 'kafka-data-chaos') };
 
 /** Its own three-node cluster for the scaled stack's scenarios: nodes on 28192, 28202, 28212 (controllers one above). */
 export const CHAOS_CLUSTER_KAFKA = { port: 28192, dataDir: path.join(CACHE, 'kafka-cluster-chaos') };
-
-/** What `scripts/kafka.sh cluster` needs to act on the chaos cluster. */
-export function clusterBrokerEnv(): Env {
-  return { KAFKA_CLUSTER_PORT: String(CHAOS_CLUSTER_KAFKA.port), KAFKA_CLUSTER_DATA_DIR: CHAOS_CLUSTER_KAFKA.dataDir };
-}
-
-/** What scripts/kafka.sh needs to act on the chaos broker. */
-export function brokerEnv(): Env {
-  return { ...kafkaScriptEnv(), KAFKA_PORT: String(CHAOS_KAFKA.port), KAFKA_CONTROLLER_PORT: String(CHAOS_KAFKA.controllerPort), KAFKA_DATA_DIR: CHAOS_KAFKA.dataDir };
-}
-
-/** `scripts/kafka.sh <command>` for the chaos broker, without blocking the load that runs meanwhile. */
-export function brokerCommand(command: string): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const env = { ...process.env, ...brokerEnv() };
-    const child = spawn('bash', [path.join(ROOT, 'scripts/kafka.sh'), command], { env, stdio: ['ignore', 'pipe', 'pipe'] });
-    let output = '';
-    child.stdout.on('data', (chunk) => (output += chunk));
-    child.stderr.on('data', (chunk) => (output += chunk));
-    child.once('exit', (code) => (code === 0 ? resolve(output) : reject(new Error(`kafka.sh ${command} failed:\n${output}`))));
-  });
-}
 
 export function brokerPid(): number {
   const pid = Number(fs.readFileSync(path.join(CHAOS_KAFKA.dataDir, 'kafka.pid'), 'utf8').trim());

@@ -2,8 +2,9 @@
 // flow. The shape of a scenario, and what "after recovery" means, are scenario.ts's.
 import { randomUUID } from 'node:crypto';
 import * as fs from 'node:fs';
+import { kafkaAsync } from '@petstore/stack';
 import type { Fault, FaultOutcome, Scenario, ScenarioContext } from './scenario';
-import { brokerCommand, brokerPid, holdsStackLock, run, sleep } from './processes';
+import { CHAOS_KAFKA, brokerPid, holdsStackLock, run, sleep } from './processes';
 import { envelopeOf, readTopic } from './topics';
 
 const STACK_LOCK = '/tmp/petstore-stack.lock';
@@ -24,7 +25,7 @@ async function killBroker({ waitReady }: ScenarioContext, times: number): Promis
     if (i > 0) await sleep(3000);
     process.kill(brokerPid(), 'SIGKILL');
     await sleep(500);
-    await brokerCommand('start');
+    await kafkaAsync('start', CHAOS_KAFKA);
   }
   await waitReady();
 }

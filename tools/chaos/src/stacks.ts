@@ -14,6 +14,7 @@ import {
   ensureNats,
   ensureNatsAndRedis,
   kafka as kafkaCommand,
+  kafkaAsync,
   kafkaSecretsDir,
   runMigrations,
   stackLayout,
@@ -24,7 +25,7 @@ import {
 import type { ChildProcess } from 'node:child_process';
 import { CLUSTER_SCENARIOS } from './cluster-scenarios';
 import type { ChaosOptions } from './options';
-import { CHAOS_CLUSTER_KAFKA, CHAOS_KAFKA, ChaosStack, brokerCommand, sleep, type Env } from './processes';
+import { CHAOS_CLUSTER_KAFKA, CHAOS_KAFKA, ChaosStack, sleep, type Env } from './processes';
 import type { ScenarioResult } from './report';
 import { log, runScenarios, type DeadLetterBook } from './scenario-run';
 import { SCENARIOS } from './scenarios';
@@ -57,7 +58,7 @@ export async function runSingle(running: Running, settings: RunSettings): Promis
 
   const waitReady = () => waitUntilAllReady(chaosStack, ['catalog', 'orders', 'inventory', 'gateway']);
   const restore = async () => {
-    await brokerCommand('start');
+    await kafkaAsync('start', CHAOS_KAFKA);
     for (const name of [...SERVICES, 'gateway']) {
       if (!chaosStack.running(name)) await chaosStack.start(name);
     }
@@ -68,7 +69,7 @@ export async function runSingle(running: Running, settings: RunSettings): Promis
     return await runScenarios(SCENARIOS, { chaosStack, layout, namespace, brokers, waitReady, restore }, settings);
   } finally {
     await chaosStack.stopAll();
-    await brokerCommand('stop').catch(() => undefined);
+    await kafkaAsync('stop', CHAOS_KAFKA).catch(() => undefined);
   }
 }
 

@@ -1,5 +1,5 @@
 // The stacks' Kafka brokers (scripts/kafka.sh) and who each process is to them.
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { KAFKA_ADMIN_PRINCIPAL, kafkaPrincipals } from '@petstore/contracts';
@@ -57,15 +57,36 @@ export function kafkaScriptEnv(): Record<string, string> {
   return { KAFKA_PRINCIPALS: [KAFKA_ADMIN_PRINCIPAL, ...kafkaPrincipals()].join(' ') };
 }
 
-/** `scripts/kafka.sh <command>` for the default broker or `broker`, blocking. */
-export function kafka(command: string, broker?: KafkaBroker): void {
+/** The environment of scripts/kafka.sh acting on the default broker or `broker`. */
+export function kafkaShEnv(broker?: KafkaBroker): NodeJS.ProcessEnv {
   const env = { ...process.env, ...kafkaScriptEnv() };
   if (broker) {
     Object.assign(env, { KAFKA_PORT: String(broker.port), KAFKA_CONTROLLER_PORT: String(broker.controllerPort), KAFKA_DATA_DIR: broker.dataDir });
     if (broker.plaintext) Object.assign(env, { KAFKA_PLAINTEXT: 'true', BUS_SECURITY_OFF_BENCH_ONLY: 'true' });
   }
-  const result = spawnSync('bash', [path.join(ROOT, 'scripts/kafka.sh'), command], { stdio: 'inherit', env });
+  return env;
+}
+
+/** `scripts/kafka.sh <command>` for the default broker or `broker`, blocking. */
+export function kafka(command: string, broker?: KafkaBroker): void {
+  const result = spawnSync('bash', [path.join(ROOT, 'scripts/kafka.sh'), command], { stdio: 'inherit', env: kafkaShEnv(broker) });
   if (result.status !== 0) throw new Error(`Kafka ${command} failed (see the messages above)`);
+}
+
+/** The same, without blocking the load a fault test runs meanwhile; resolves with the output. */
+export function kafkaAsync(command: string, broker?: KafkaBroker): Promise<string> {
+  return runKafkaSh([command], kafkaShEnv(broker));
+}
+
+/** scripts/kafka.sh with `args`, its output collected; rejects with that output when it fails. */
+export function runKafkaSh(args: string[], env: NodeJS.ProcessEnv): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const child = spawn('bash', [path.join(ROOT, 'scripts/kafka.sh'), ...args], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+    let output = '';
+    child.stdout.on('data', (chunk) => (output += chunk));
+    child.stderr.on('data', (chunk) => (output += chunk));
+    child.once('exit', (code) => (code === 0 ? resolve(output.trim()) : reject(new Error(`kafka.sh ${args.join(' ')} failed:\n${output}`))));
+  });
 }
 
 export function ensureKafka(broker?: KafkaBroker): void {

@@ -1,8 +1,8 @@
 // The stack in scaled form on one machine: three Kafka brokers, every tier as several replicas
 // (HAProxy in front of the gateways: haproxy.ts). Its layout and its brokers.
-import { spawn, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import * as path from 'node:path';
-import { kafkaScriptEnv, kafkaSecretsDir } from '../kafka';
+import { kafkaScriptEnv, kafkaSecretsDir, runKafkaSh } from '../kafka';
 import { SERVICES, stackLayout, type ProcessEnv, type StackLayout } from '../layout';
 import { CLUSTER_NATS_PORT } from '../nats';
 import { CACHE, ROOT } from '../paths';
@@ -36,7 +36,8 @@ export function brokersOf(kafka: ClusterKafka): string {
   return [0, 1, 2].map((i) => `127.0.0.1:${kafka.port + 10 * i}`).join(',');
 }
 
-function kafkaEnv(kafka: ClusterKafka): NodeJS.ProcessEnv {
+/** The environment of `scripts/kafka.sh cluster` acting on `kafka`. */
+export function clusterKafkaEnv(kafka: ClusterKafka): NodeJS.ProcessEnv {
   return {
     ...process.env,
     ...kafkaScriptEnv(),
@@ -47,25 +48,19 @@ function kafkaEnv(kafka: ClusterKafka): NodeJS.ProcessEnv {
   };
 }
 
-function kafkaShArgs(command: string, node?: number | string): string[] {
-  return [path.join(ROOT, 'scripts/kafka.sh'), 'cluster', command, ...(node ? [String(node)] : [])];
+function clusterArgs(command: string, node?: number | string): string[] {
+  return ['cluster', command, ...(node ? [String(node)] : [])];
 }
 
 /** `scripts/kafka.sh cluster <command> [node]`, blocking (start-up and tear-down). */
 export function clusterKafka(command: string, kafka: ClusterKafka = CLUSTER_KAFKA, node?: number | string): void {
-  const result = spawnSync('bash', kafkaShArgs(command, node), { stdio: 'inherit', env: kafkaEnv(kafka) });
+  const result = spawnSync('bash', [path.join(ROOT, 'scripts/kafka.sh'), ...clusterArgs(command, node)], { stdio: 'inherit', env: clusterKafkaEnv(kafka) });
   if (result.status !== 0) throw new Error(`Kafka cluster ${command} failed (see the messages above)`);
 }
 
 /** The same, without blocking the load a fault test runs meanwhile; resolves with the output. */
 export function clusterKafkaAsync(command: string, kafka: ClusterKafka = CLUSTER_KAFKA, node?: number | string): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const child = spawn('bash', kafkaShArgs(command, node), { env: kafkaEnv(kafka), stdio: ['ignore', 'pipe', 'pipe'] });
-    let output = '';
-    child.stdout.on('data', (chunk) => (output += chunk));
-    child.stderr.on('data', (chunk) => (output += chunk));
-    child.once('exit', (code) => (code === 0 ? resolve(output.trim()) : reject(new Error(`kafka.sh cluster ${command} ${node ?? ''} failed:\n${output}`))));
-  });
+  return runKafkaSh(clusterArgs(command, node), clusterKafkaEnv(kafka));
 }
 
 export interface ClusterLayoutOptions {
