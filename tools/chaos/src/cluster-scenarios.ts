@@ -5,8 +5,8 @@
 import { randomUUID } from 'node:crypto';
 import type { kafkajs } from '@petstore/kafka';
 import { clusterKafkaAsync, clusterLayout, waitForBalancer } from '@petstore/stack';
+import { sleep } from '@petstore/backoff';
 import type { Api, StockedPet } from './load';
-import { sleep } from './processes';
 import type { Scenario, ScenarioContext } from './scenario';
 import { whileLeadersMove } from './topics';
 

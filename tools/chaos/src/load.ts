@@ -5,8 +5,8 @@
 // up on while its outcome was unknown is placed again with the same key until it is definite.
 import { randomUUID } from 'node:crypto';
 import { createPetstoreClient, PetstoreApiError, type PetstoreClient } from '@petstore/client';
+import { sleep } from '@petstore/backoff';
 import type { Order } from './invariants';
-import { sleep } from './processes';
 
 const REQUEST_TIMEOUT_MS = 10_000;
 

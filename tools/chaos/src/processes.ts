@@ -3,11 +3,10 @@ import { spawn } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { Writable } from 'node:stream';
+import { sleep } from '@petstore/backoff';
 import { CACHE, startProcess, stopProcess, waitUntilReady, type KafkaBroker, type StackProcess } from '@petstore/stack';
 
 export type Env = Record<string, string>;
-
-export const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** Its own broker, because scenarios kill and pause it; ports and data dir beside the e2e one. */
 export const CHAOS_KAFKA: KafkaBroker = { port: 28092, controllerPort: 28093, dataDir: path.join(CACHE, 'kafka-data-chaos') };

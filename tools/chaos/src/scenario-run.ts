@@ -1,10 +1,11 @@
 // One stack's scenarios in turn: each on fresh pets under the order load, then everything the
 // invariants need collected after recovery, and judged.
 import type { kafkajs } from '@petstore/kafka';
+import { sleep } from '@petstore/backoff';
 import { judge, SETTLE_SECONDS, type Order } from './invariants';
 import { Api, OrderLoad, type StockedPet } from './load';
 import type { ChaosOptions } from './options';
-import { sleep, type ChaosLayout, type ChaosStack } from './processes';
+import { type ChaosLayout, type ChaosStack } from './processes';
 import { describe, seconds, type ScenarioResult } from './report';
 import { chooseScenarios, faultOf, type FaultOutcome, type Scenario, type ScenarioContext } from './scenario';
 import { postgresCluster } from './scenarios';

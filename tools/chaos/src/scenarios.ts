@@ -3,8 +3,9 @@
 import { randomUUID } from 'node:crypto';
 import * as fs from 'node:fs';
 import { kafkaAsync } from '@petstore/stack';
+import { sleep } from '@petstore/backoff';
 import type { Fault, FaultOutcome, Scenario, ScenarioContext } from './scenario';
-import { CHAOS_KAFKA, brokerPid, holdsStackLock, run, sleep } from './processes';
+import { CHAOS_KAFKA, brokerPid, holdsStackLock, run } from './processes';
 import { envelopeOf, readTopic } from './topics';
 
 const STACK_LOCK = '/tmp/petstore-stack.lock';

@@ -23,9 +23,10 @@ import {
   waitForBalancer,
 } from '@petstore/stack';
 import type { ChildProcess } from 'node:child_process';
+import { sleep } from '@petstore/backoff';
 import { CLUSTER_SCENARIOS } from './cluster-scenarios';
 import type { ChaosOptions } from './options';
-import { CHAOS_CLUSTER_KAFKA, CHAOS_KAFKA, ChaosStack, sleep, type Env } from './processes';
+import { CHAOS_CLUSTER_KAFKA, CHAOS_KAFKA, ChaosStack, type Env } from './processes';
 import type { ScenarioResult } from './report';
 import { log, runScenarios, type DeadLetterBook } from './scenario-run';
 import { SCENARIOS } from './scenarios';

@@ -3,8 +3,8 @@
 import { randomBytes } from 'node:crypto';
 import { kafkajs } from '@petstore/kafka';
 import { kafkaClientAuth } from '@petstore/stack';
+import { sleep } from '@petstore/backoff';
 import { DEAD_LETTER_TOPICS, SUBSCRIPTIONS, decisionsIn, partitionLag, republishedCount, type DeadLetter, type Decisions, type Envelope, type Lag } from './invariants';
-import { sleep } from './processes';
 
 /** One message of a topic as the checks and the forging scenarios use it. */
 export interface TopicMessage {
