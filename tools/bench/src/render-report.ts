@@ -69,9 +69,15 @@ function tracingSection({ tracing: t }: BenchResults): string[] {
     '',
     `### Tracing on vs off (saga capacity as above, run one after the other; on = every process exporting OTLP/HTTP protobuf to a receiver in the benchmark process)`,
     '',
-    ...table(['tracing', 'placed/s', 'decided/s', 'placed→decided p50 ms', 'p99 ms', 'failed', 'CPU ms per order'], [row('off', t.off), row('on', t.on)]),
+    ...table(
+      ['tracing', 'placed/s', 'decided/s', 'placed→decided p50 ms', 'p99 ms', 'failed', 'CPU ms per order'],
+      [row('off', t.off), row('on', t.on), ...(t.sampled ? [row(`on, ${t.sampled.ratio} of new traces kept (the chart's default)`, t.sampled.on)] : [])],
+    ),
     '',
     `On / off: **${t.onToOff}**; ${t.spansReceived} spans received (${t.spansPerOrder} per order).`,
+    ...(t.sampled
+      ? [`Keeping ${t.sampled.ratio} of new traces, on / off: **${t.sampled.onToOff}**; ${t.sampled.spansReceived} spans received (${t.sampled.spansPerOrder} per order).`]
+      : []),
   ];
 }
 

@@ -52,7 +52,14 @@ function fullRun(): BenchResults {
     wait: [{ ...capacity(100), offeredRate: 100, achievedRate: 99.9, p50: 40, p99: 95, answers: 2000, decidedAnswers: 1990, applied: 2000, failed: 0 }],
     stockCheck: { pets: 30, stocked: 30_000_000, approvedUnits: 1234, remaining: 29_998_766, mismatches: 0, exact: true },
     idleCpu: { gateway: 0.5, orders: 1.25 },
-    tracing: { off: capacity(500), on: capacity(400), spansReceived: 123_456, spansPerOrder: 12.3, onToOff: 0.8 },
+    tracing: {
+      off: capacity(500),
+      on: capacity(400),
+      spansReceived: 123_456,
+      spansPerOrder: 12.3,
+      onToOff: 0.8,
+      sampled: { ratio: 0.1, on: capacity(480), spansReceived: 12_345, spansPerOrder: 1.2, onToOff: 0.96 },
+    },
     cluster: {
       replicas: { services: ['catalog-1', 'catalog-2'], gateways: ['gateway-1', 'gateway-2'] },
       topics: { partitions: 12, replicationFactor: 3, minInsyncReplicas: 2 },
@@ -124,6 +131,13 @@ describe('the report of a full run', () => {
     expect(main).toContain('| 100 | 99.9 | 2000 | 1990 | 2000 | **40** | **95** | 0 | 12.5 / 80.1 | 1.15 |');
     expect(main).toContain('Stock check after the load: 30 pets stocked with 30000000 units, 1234 units in approved orders, 29998766 left, 0 pets where stock + approved ≠ stocked — **exact**.');
     expect(main.slice(-4)).toEqual(['| process | RSS at rest | RSS peak under load | idle CPU (% of a core) |', '|---|---|---|---|', '| gateway | 120.5 | 180 | 0.5 |', '| orders | 140 | 210.2 | 1.25 |']);
+  });
+
+  it("renders tracing on at every trace and at the chart's share beside off", () => {
+    expect(main).toContain('| on | 1000 | **400** | 12.5 | 80.1 | 0 | 1.15 |');
+    expect(main).toContain("| on, 0.1 of new traces kept (the chart's default) | 1000 | **480** | 12.5 | 80.1 | 0 | 1.15 |");
+    expect(main).toContain('On / off: **0.8**; 123456 spans received (12.3 per order).');
+    expect(main).toContain('Keeping 0.1 of new traces, on / off: **0.96**; 12345 spans received (1.2 per order).');
   });
 
   it('renders the cluster with the replicas of a tier summed', () => {

@@ -23,6 +23,13 @@ export interface CapacityResult extends Decisions {
   placementP99: number;
   failed: number;
 }
+/** Capacity with every process exporting its spans; on / off is what that costs. */
+export interface TracedCapacity {
+  on: CapacityResult;
+  spansReceived: number;
+  spansPerOrder: Figure;
+  onToOff: Figure;
+}
 export interface RateResult extends Decisions {
   stages?: Stages;
   offeredRate: number;
@@ -85,7 +92,11 @@ export interface BenchResults {
   soak?: { rate: number; minutes: (RateResult & { minute: number })[]; tablesAtStart: Tables; tablesAtEnd: Tables };
   stockCheck?: { pets: number; stocked: number; approvedUnits: number; remaining: number; mismatches: number; exact: boolean };
   idleCpu?: Record<string, Figure>;
-  tracing?: { off: CapacityResult; on: CapacityResult; spansReceived: number; spansPerOrder: Figure; onToOff: Figure };
+  tracing?: TracedCapacity & {
+    off: CapacityResult;
+    /** The same keeping the chart's share of new traces (deploy/helm/petstore values `tracing.samplerRatio`), when under 1. */
+    sampled?: TracedCapacity & { ratio: number };
+  };
   transports?: (ReadsAndCapacity & { transport: string })[];
   security?: { runs: (ReadsAndCapacity & { mode: 'on' | 'off' })[]; onToOff: SecurityRatios; target: number };
   cluster?: ClusterResults;

@@ -1,28 +1,53 @@
-// BENCH_ONLY=tracing: what exporting every span costs the saga.
-import { startOtlpReceiver } from '@petstore/stack';
+// BENCH_ONLY=tracing: what exporting spans costs the saga, every trace and the chart's share of them.
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { ROOT, startOtlpReceiver, type OtlpReceiver } from '@petstore/stack';
+import { parse } from 'yaml';
 import type { BenchStack } from './bench-stack';
 import { round, sleep } from './figures';
 import { capacity } from './measure';
+import type { CapacityResult } from './results';
 import type { Target } from './target';
 
+/** The share of new traces a deployment of the chart keeps unless told otherwise (`tracing.samplerRatio`). */
+export function chartSamplerRatio(): number {
+  const values = parse(fs.readFileSync(path.join(ROOT, 'deploy/helm/petstore/values.yaml'), 'utf8')) as { tracing: { samplerRatio: number } };
+  return Number(values.tracing.samplerRatio);
+}
+
+/** Capacity on a stack restarted to export over OTLP/HTTP to `receiver`, keeping `ratio` of new traces. */
+async function capacityTraced(stack: BenchStack, target: Target, receiver: OtlpReceiver, ratio: number) {
+  receiver.clear();
+  await stack.restart(stack.layout, {
+    OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url,
+    OTEL_TRACES_SAMPLER: 'parentbased_traceidratio',
+    OTEL_TRACES_SAMPLER_ARG: String(ratio),
+  });
+  const on = await capacity({ ...target, processes: stack.processes });
+  await sleep(6_000); // the last batches leave on the exporters' schedule
+  return { on, spansReceived: receiver.count(), spansPerOrder: round(receiver.count() / Math.max(1, on.placed), 1) };
+}
+
+const onToOff = (on: CapacityResult, off: CapacityResult) => round((on.decidedPerSecond ?? 0) / (off.decidedPerSecond ?? 0), 2);
+
 /**
- * Capacity without tracing, then the same on a stack restarted to export every span over
- * OTLP/HTTP (SDK defaults: batches of 512, 5 s delay, queue 2048) to a receiver in this
- * process that parses and counts them, as a local collector would: the ratio is what tracing costs.
+ * Capacity without tracing, then on a stack restarted to export every span over OTLP/HTTP (SDK
+ * defaults: batches of 512, 5 s delay, queue 2048) to a receiver in this process that parses and
+ * counts them, as a local collector would; then again keeping the chart's share of new traces.
+ * The ratios are what tracing costs.
  */
 export async function tracingCost(stack: BenchStack, target: Target) {
   const off = await capacity(target);
   const receiver = await startOtlpReceiver({ keepSpans: false });
   try {
-    await stack.restart(stack.layout, { OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url });
-    const on = await capacity({ ...target, processes: stack.processes });
-    await sleep(6_000); // the last batches leave on the exporters' schedule
+    const every = await capacityTraced(stack, target, receiver, 1);
+    const ratio = chartSamplerRatio();
+    const sampled = ratio < 1 ? await capacityTraced(stack, target, receiver, ratio) : undefined;
     return {
       off,
-      on,
-      spansReceived: receiver.count(),
-      spansPerOrder: round(receiver.count() / Math.max(1, on.placed), 1),
-      onToOff: round((on.decidedPerSecond ?? 0) / (off.decidedPerSecond ?? 0), 2),
+      ...every,
+      onToOff: onToOff(every.on, off),
+      ...(sampled && { sampled: { ratio, ...sampled, onToOff: onToOff(sampled.on, off) } }),
     };
   } finally {
     await receiver.close();
