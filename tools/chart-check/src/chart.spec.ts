@@ -307,6 +307,13 @@ describe('tracing', () => {
     }
   });
 
+  it('keeps one new trace in ten unless told otherwise', () => {
+    const on = render('production', 'tracing.otlpEndpoint=http://otel-collector.observability:4318');
+    for (const workload of ['gateway', ...SERVICES]) {
+      expect(configOf(on, workload)).toMatchObject({ OTEL_TRACES_SAMPLER: 'parentbased_traceidratio', OTEL_TRACES_SAMPLER_ARG: '0.1' });
+    }
+  });
+
   it.each([
     ['a share of traces above one', 'tracing.samplerRatio=1.5', /samplerRatio/],
     ['a share of traces that is no number', 'tracing.samplerRatio=half', /samplerRatio/],
