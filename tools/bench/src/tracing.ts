@@ -10,7 +10,7 @@ import type { CapacityResult } from './results';
 import type { Target } from './target';
 
 /** The share of new traces a deployment of the chart keeps unless told otherwise (`tracing.samplerRatio`). */
-export function chartSamplerRatio(): number {
+function chartSamplerRatio(): number {
   const values = parse(fs.readFileSync(path.join(ROOT, 'deploy/helm/petstore/values.yaml'), 'utf8')) as { tracing: { samplerRatio: number } };
   return Number(values.tracing.samplerRatio);
 }
