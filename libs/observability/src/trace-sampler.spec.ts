@@ -69,6 +69,22 @@ describe('samplerFor', () => {
     expect(decide(all, remoteParent(false), traceIdAt(0.5))).toBe(dropped);
   });
 
+  it("at the public edge, names the trace after the client's traceparent but keeps it by the ratio, not by the client's flag", () => {
+    const edge = samplerFor({ name: 'parentbased_traceidratio', ratio: 0.1 }, { publicEdge: true });
+    expect(decide(edge, remoteParent(true), traceIdAt(0.5))).toBe(dropped);
+    expect(decide(edge, remoteParent(true), traceIdAt(0.05))).toBe(kept);
+    expect(decide(edge, remoteParent(false), traceIdAt(0.05))).toBe(kept);
+    expect(decide(edge, ROOT_CONTEXT, traceIdAt(0.5))).toBe(dropped);
+    expect(decide(samplerFor(DEFAULT_SAMPLER, { publicEdge: true }), remoteParent(true), traceIdAt(0.999))).toBe(kept);
+    expect(decide(samplerFor({ name: 'parentbased_always_off', ratio: 1 }, { publicEdge: true }), remoteParent(true), traceIdAt(0.001))).toBe(dropped);
+  });
+
+  it('follows a sampled local parent at the edge too: the rest of a kept request stays in its trace', () => {
+    const edge = samplerFor({ name: 'parentbased_traceidratio', ratio: 0 }, { publicEdge: true });
+    const localParent = trace.setSpanContext(ROOT_CONTEXT, { traceId: 'f'.repeat(32), spanId: '2'.repeat(16), traceFlags: TraceFlags.SAMPLED, isRemote: false });
+    expect(decide(edge, localParent, traceIdAt(0.5))).toBe(kept);
+  });
+
   it('ignores the caller when not parent-based', () => {
     expect(decide(samplerFor({ name: 'traceidratio', ratio: 0.1 }), remoteParent(true), traceIdAt(0.5))).toBe(dropped);
     expect(decide(samplerFor({ name: 'always_on', ratio: 1 }), remoteParent(false), traceIdAt(0.5))).toBe(kept);

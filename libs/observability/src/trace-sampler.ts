@@ -52,10 +52,17 @@ export function samplerSettings(env: NodeJS.ProcessEnv = process.env): SamplerSe
 
 /**
  * The SDK's sampler for `settings`. The parent-based ones follow the sampled flag of the caller's
- * `traceparent` (an HTTP client's, an RPC payload's, a Kafka message's), so an order's trace is
- * kept or dropped whole across the processes; only a trace's first span is decided by the ratio.
+ * `traceparent` (an RPC payload's, a Kafka message's), so an order's trace is kept or dropped
+ * whole across the processes; only a trace's first span is decided by the ratio.
+ *
+ * `publicEdge` (the gateway): a client's `traceparent` still names the trace and the parent span,
+ * but its sampled flag is not followed; the ratio decides, by the trace id, as for a new trace.
+ * Else any client, or one whose own tracing keeps everything, would have every one of its
+ * requests traced through the store whatever share the operator chose.
  */
-export function samplerFor({ name, ratio }: SamplerSettings): Sampler {
+export function samplerFor({ name, ratio }: SamplerSettings, { publicEdge = false }: { publicEdge?: boolean } = {}): Sampler {
+  const parentBased = (root: Sampler) =>
+    new ParentBasedSampler(publicEdge ? { root, remoteParentSampled: root, remoteParentNotSampled: root } : { root });
   switch (name) {
     case 'always_on':
       return new AlwaysOnSampler();
@@ -64,10 +71,10 @@ export function samplerFor({ name, ratio }: SamplerSettings): Sampler {
     case 'traceidratio':
       return new TraceIdRatioBasedSampler(ratio);
     case 'parentbased_always_on':
-      return new ParentBasedSampler({ root: new AlwaysOnSampler() });
+      return parentBased(new AlwaysOnSampler());
     case 'parentbased_always_off':
-      return new ParentBasedSampler({ root: new AlwaysOffSampler() });
+      return parentBased(new AlwaysOffSampler());
     case 'parentbased_traceidratio':
-      return new ParentBasedSampler({ root: new TraceIdRatioBasedSampler(ratio) });
+      return parentBased(new TraceIdRatioBasedSampler(ratio));
   }
 }

@@ -9,6 +9,7 @@ import { PgInstrumentation } from '@opentelemetry/instrumentation-pg';
 import { defaultResource, resourceFromAttributes } from '@opentelemetry/resources';
 import { BatchSpanProcessor, TracerProvider } from '@opentelemetry/sdk-trace';
 import { samplerFor, samplerSettings } from './trace-sampler';
+import type { TracingOptions } from './tracing';
 
 /** Scrapes and probes are not requests anyone follows: one span each would drown the traces. */
 const UNTRACED_PATHS = /^\/(metrics|health)(\/|\?|$)/;
@@ -18,18 +19,18 @@ const UNTRACED_PATHS = /^\/(metrics|health)(\/|\?|$)/;
  * OTEL_TRACES_SAMPLER / OTEL_TRACES_SAMPLER_ARG (default: parent-based, every trace; see
  * trace-sampler.ts), spans batched to OTLP/HTTP (protobuf; endpoint, headers and timeout from
  * the standard OTEL_EXPORTER_OTLP_* variables, batching from OTEL_BSP_*), and the pg and http
- * instrumentations.
+ * instrumentations. `publicEdge`: see `samplerFor`.
  *
  * Kafka has no instrumentation here on purpose: an auto-instrumentation of kafkajs would
  * start the publish span in the relay's context, not in that of the request that wrote the
  * outbox row, so libs/messaging makes its producer and consumer spans itself from the row's carrier.
  */
-export function registerTracingSdk(serviceName: string): TracerProvider {
+export function registerTracingSdk(serviceName: string, { publicEdge = false }: TracingOptions = {}): TracerProvider {
   context.setGlobalContextManager(new AsyncLocalStorageContextManager().enable());
   propagation.setGlobalPropagator(new W3CTraceContextPropagator());
   const provider = new TracerProvider({
     resource: defaultResource().merge(resourceFromAttributes({ 'service.name': serviceName })),
-    sampler: samplerFor(samplerSettings()),
+    sampler: samplerFor(samplerSettings(), { publicEdge }),
     spanProcessors: [
       new BatchSpanProcessor({
         exporter: new OTLPTraceExporter(),

@@ -7,15 +7,20 @@ export function tracingEnabled(env: NodeJS.ProcessEnv = process.env): boolean {
   return Boolean(env['OTEL_EXPORTER_OTLP_TRACES_ENDPOINT']?.trim() || env['OTEL_EXPORTER_OTLP_ENDPOINT']?.trim());
 }
 
+export interface TracingOptions {
+  /** The process takes requests from outside the store (the gateway): a client's sampled flag is not followed (trace-sampler.ts). */
+  publicEdge?: boolean;
+}
+
 /**
  * Starts exporting traces when OTEL_EXPORTER_OTLP_ENDPOINT (or ..._TRACES_ENDPOINT) is set.
  * Call it before anything imports `pg` or `http` (each app's main.ts imports its `tracing.ts`
  * first): the instrumentations patch those modules as they are loaded.
  * `serviceName` is used unless OTEL_SERVICE_NAME says otherwise.
  */
-export function startTracing(serviceName: string): void {
+export function startTracing(serviceName: string, options: TracingOptions = {}): void {
   if (!tracingEnabled()) return;
   // Loaded only here, so a process that does not trace never loads the SDK or the instrumentations.
   const { registerTracingSdk } = require('./tracing-sdk') as typeof import('./tracing-sdk');
-  registerTracingSdk(process.env['OTEL_SERVICE_NAME']?.trim() || serviceName);
+  registerTracingSdk(process.env['OTEL_SERVICE_NAME']?.trim() || serviceName, options);
 }
