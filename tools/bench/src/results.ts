@@ -23,7 +23,7 @@ export interface CapacityResult extends Decisions {
   placementP99: number;
   failed: number;
 }
-/** Capacity with every process exporting its spans; on / off is what that costs. */
+/** Capacity with every process tracing and exporting what its sampler keeps; on / off is what that costs. */
 export interface TracedCapacity {
   on: CapacityResult;
   spansReceived: number;

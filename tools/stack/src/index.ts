@@ -4,7 +4,7 @@ export { ROOT } from './paths';
 export { CACHE, writeSecret, ensureCertificates, passwordFile, canConnect, runningPid, waitForPort } from './secrets';
 export { installPackage } from './packages';
 export { SERVICES, APPS, DEV_API_KEY, stackLayout, type Service, type App, type ProcessEnv, type StackLayout, type StackLayoutOptions } from './layout';
-export { E2E_KAFKA, kafka, kafkaAsync, kafkaShEnv, kafkaScriptEnv, ensureKafka, kafkaSecretsDir, kafkaCredentials, kafkaClientAuth, type KafkaBroker } from './kafka';
+export { E2E_KAFKA, KAFKA_SH, kafka, kafkaAsync, kafkaShEnv, kafkaScriptEnv, ensureKafka, kafkaSecretsDir, kafkaCredentials, kafkaClientAuth, type KafkaBroker } from './kafka';
 export { ensurePostgres, ensureNats, ensureRedis } from './machine-services';
 export { build, mainOf, runMigrations, provisionKafka, dropDatabases } from './build';
 export {

@@ -67,10 +67,18 @@ export function kafkaShEnv(broker?: KafkaBroker): NodeJS.ProcessEnv {
   return env;
 }
 
+/** The script that fetches, starts and stops the stacks' brokers. */
+export const KAFKA_SH = path.join(ROOT, 'scripts/kafka.sh');
+
 /** `scripts/kafka.sh <command>` for the default broker or `broker`, blocking. */
 export function kafka(command: string, broker?: KafkaBroker): void {
-  const result = spawnSync('bash', [path.join(ROOT, 'scripts/kafka.sh'), command], { stdio: 'inherit', env: kafkaShEnv(broker) });
-  if (result.status !== 0) throw new Error(`Kafka ${command} failed (see the messages above)`);
+  runKafkaShSync([command], kafkaShEnv(broker), `Kafka ${command}`);
+}
+
+/** scripts/kafka.sh with `args`, blocking, its output shown; throws naming `what` when it fails. */
+export function runKafkaShSync(args: string[], env: NodeJS.ProcessEnv, what: string): void {
+  const result = spawnSync('bash', [KAFKA_SH, ...args], { stdio: 'inherit', env });
+  if (result.status !== 0) throw new Error(`${what} failed (see the messages above)`);
 }
 
 /** The same, without blocking the load a fault test runs meanwhile; resolves with the output. */
@@ -81,7 +89,7 @@ export function kafkaAsync(command: string, broker?: KafkaBroker): Promise<strin
 /** scripts/kafka.sh with `args`, its output collected; rejects with that output when it fails. */
 export function runKafkaSh(args: string[], env: NodeJS.ProcessEnv): Promise<string> {
   return new Promise((resolve, reject) => {
-    const child = spawn('bash', [path.join(ROOT, 'scripts/kafka.sh'), ...args], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn('bash', [KAFKA_SH, ...args], { env, stdio: ['ignore', 'pipe', 'pipe'] });
     let output = '';
     child.stdout.on('data', (chunk) => (output += chunk));
     child.stderr.on('data', (chunk) => (output += chunk));

@@ -1,11 +1,10 @@
 // The stack in scaled form on one machine: three Kafka brokers, every tier as several replicas
 // (HAProxy in front of the gateways: haproxy.ts). Its layout and its brokers.
-import { spawnSync } from 'node:child_process';
 import * as path from 'node:path';
-import { kafkaScriptEnv, kafkaSecretsDir, runKafkaSh } from '../kafka';
+import { kafkaScriptEnv, kafkaSecretsDir, runKafkaSh, runKafkaShSync } from '../kafka';
 import { SERVICES, stackLayout, type ProcessEnv, type StackLayout } from '../layout';
 import { CLUSTER_NATS_PORT } from '../nats';
-import { CACHE, ROOT } from '../paths';
+import { CACHE } from '../paths';
 import { REDIS_PORT, redisServer, type RedisServer } from '../redis';
 
 /** A three-node cluster of scripts/kafka.sh: node n listens on port + 10 × (n − 1) (controllers one above). */
@@ -54,8 +53,7 @@ function clusterArgs(command: string, node?: number | string): string[] {
 
 /** `scripts/kafka.sh cluster <command> [node]`, blocking (start-up and tear-down). */
 export function clusterKafka(command: string, kafka: ClusterKafka = CLUSTER_KAFKA, node?: number | string): void {
-  const result = spawnSync('bash', [path.join(ROOT, 'scripts/kafka.sh'), ...clusterArgs(command, node)], { stdio: 'inherit', env: clusterKafkaEnv(kafka) });
-  if (result.status !== 0) throw new Error(`Kafka cluster ${command} failed (see the messages above)`);
+  runKafkaShSync(clusterArgs(command, node), clusterKafkaEnv(kafka), `Kafka cluster ${command}`);
 }
 
 /** The same, without blocking the load a fault test runs meanwhile; resolves with the output. */
