@@ -2,6 +2,7 @@
 import { benchmark } from './bench';
 import { cpuProfileSummary } from './cpu-profile-summary';
 import { gatewayCpu } from './gateway-cpu';
+import { reportFromRaw } from './report';
 
 export { userLoad } from './user-load';
 export { benchmark, cpuProfileSummary, gatewayCpu };
@@ -9,11 +10,12 @@ export { benchmark, cpuProfileSummary, gatewayCpu };
 const COMMANDS: Record<string, (...args: string[]) => Promise<number>> = {
   'gateway-cpu': gatewayCpu,
   'cpu-profile-summary': cpuProfileSummary,
+  report: reportFromRaw,
 };
 
 /**
  * `node scripts/bench.mjs` (`npm run bench`): the whole benchmark; `node scripts/bench.mjs
- * gateway-cpu …` or `cpu-profile-summary …`: one of its helper commands.
+ * gateway-cpu …`, `cpu-profile-summary …` or `report …`: one of its helper commands.
  */
 export async function bench(command?: string, ...args: string[]): Promise<number> {
   if (command === undefined) return benchmark();

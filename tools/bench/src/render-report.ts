@@ -4,6 +4,7 @@ import { round } from './figures';
 import { table } from './markdown';
 import { clusterReport } from './render-cluster';
 import type { BenchResults, CapacityResult, RateResult } from './results';
+import { sagaTargetVerdicts } from './saga-targets';
 
 /** The line every block of the report starts with: when, on what, and where the raw figures are. */
 export function runLine({ startedAt, environment: e }: BenchResults, rawLink: string): string {
@@ -12,6 +13,18 @@ export function runLine({ startedAt, environment: e }: BenchResults, rawLink: st
     `Kafka ${e.kafka}, NestJS ${e.nestjs}, MikroORM ${e.mikroOrm}, kafkajs ${e.kafkajs}. The stack, the floors and the ` +
     `load generator share the machine. Raw figures: [${rawLink}](${rawLink}).`
   );
+}
+
+/** Every target the run measured, first: the sections below hold the figures behind each. */
+function targetsSection(results: BenchResults): string[] {
+  const verdicts = sagaTargetVerdicts(results);
+  if (verdicts.length === 0) return [];
+  return [
+    '',
+    "### The lean saga's targets (this run's figures, against the floors of the same run)",
+    '',
+    ...table(['target', 'this run', 'verdict'], verdicts.map((v) => [v.target, v.figure, v.met ? 'met' : '**not met**'])),
+  ];
 }
 
 function readsSection({ reads, settings: s }: BenchResults): string[] {
@@ -141,10 +154,11 @@ function stockAndMemory({ stockCheck: c, memoryAtRest, memoryUnderWriteLoad, idl
   return out;
 }
 
-/** The main block (between `bench:begin` and `bench:end`), in the order the report has always had. */
+/** The main block (between `bench:begin` and `bench:end`): the targets, then the sections in the order the report has always had. */
 export function renderMain(results: BenchResults, rawLink: string): string[] {
   return [
     runLine(results, rawLink),
+    ...targetsSection(results),
     ...readsSection(results),
     ...capacitySection(results),
     ...clusterReport(results),

@@ -89,7 +89,7 @@ describe('the report of a full run', () => {
 
   it('has the sections of docs/BENCHMARKS.md, in its order', () => {
     expect(headings(main)).toEqual(headings(committedBlock('bench')));
-    expect(headings(main)).toEqual(['### Read path', '### Saga capacity', '### Cluster', '### Tracing on vs off', '### Saga at fixed rates', '### `Prefer: wait=5`', '### Memory']);
+    expect(headings(main)).toEqual(["### The lean saga's targets", '### Read path', '### Saga capacity', '### Cluster', '### Tracing on vs off', '### Saga at fixed rates', '### `Prefer: wait=5`', '### Memory']);
     expect(Object.keys(blocks)).toEqual(['bench']);
   });
 
@@ -98,6 +98,16 @@ describe('the report of a full run', () => {
       'Run of 2026-11-28T10:00:00.000Z on 2 × Test CPU, 8 GiB; Node v24.0.0, PostgreSQL 15.0, Kafka 3.9.2, NestJS 11.0.0, MikroORM 6.0.0, kafkajs 2.2.4. ' +
         'The stack, the floors and the load generator share the machine. Raw figures: [bench/raw-2026-11-28.json](bench/raw-2026-11-28.json).',
     );
+  });
+
+  it('opens with the targets, each beside its figure and its verdict', () => {
+    const at = main.indexOf('| target | this run | verdict |');
+    expect(at).toBeGreaterThan(0);
+    expect(main.slice(at + 2, at + 4)).toEqual([
+      "| CPU per decided order at 250/s ≤ 2× the stack's at capacity | 1.15 against 1.15 ms: **1×** | met |",
+      '| saga capacity ≥ 0.9 of the floor, single broker | 500 / 2000 decided/s: **0.25** | **not met** |',
+    ]);
+    expect(main).toContain("| tracing on (every span exported) ≥ 0.8 of off | 400 / 500 decided/s: **0.8**; keeping 0.1 of new traces (the chart's default): 0.96 | met |");
   });
 
   it('renders the read path rows per query and the CPU per request', () => {

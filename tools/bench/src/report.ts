@@ -2,6 +2,7 @@
 // markers is written by hand and survives the next run. Raw figures go to docs/bench/.
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import { ROOT } from '@petstore/stack';
 import { log } from './figures';
 import { between } from './markdown';
 import { renderMain, runLine } from './render-report';
@@ -46,12 +47,31 @@ export function updateReport(report: string, blocks: Record<string, string[]>): 
 }
 
 export function writeReport(results: BenchResults, root: string): void {
-  const docs = path.join(root, 'docs');
-  const rawFile = path.join(docs, 'bench', rawFileName(results));
+  const rawFile = path.join(root, 'docs', 'bench', rawFileName(results));
   fs.mkdirSync(path.dirname(rawFile), { recursive: true });
   fs.writeFileSync(rawFile, `${JSON.stringify(results, null, 2)}\n`);
+  renderIntoReport(results, rawFile, root);
+  log(`wrote docs/BENCHMARKS.md and ${path.relative(root, rawFile)}`);
+}
+
+/**
+ * `node scripts/bench.mjs report docs/bench/raw-<day>.json`: the blocks of that run rendered
+ * again into docs/BENCHMARKS.md, as after a change to how the report shows the figures.
+ */
+export async function reportFromRaw(rawFile?: string): Promise<number> {
+  if (!rawFile) {
+    console.error('usage: node scripts/bench.mjs report <docs/bench/raw-*.json>');
+    return 2;
+  }
+  const results = JSON.parse(fs.readFileSync(rawFile, 'utf8')) as BenchResults;
+  renderIntoReport(results, path.resolve(rawFile), ROOT);
+  log(`rendered ${rawFile} into docs/BENCHMARKS.md`);
+  return 0;
+}
+
+function renderIntoReport(results: BenchResults, rawFile: string, root: string): void {
+  const docs = path.join(root, 'docs');
   const reportFile = path.join(docs, 'BENCHMARKS.md');
   const report = fs.existsSync(reportFile) ? fs.readFileSync(reportFile, 'utf8') : '# Benchmarks\n';
   fs.writeFileSync(reportFile, updateReport(report, reportBlocks(results, path.relative(docs, rawFile))));
-  log(`wrote docs/BENCHMARKS.md and ${path.relative(root, rawFile)}`);
 }

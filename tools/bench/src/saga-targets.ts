@@ -1,0 +1,113 @@
+// The lean saga's targets, each beside what one run measured and whether it was met, so that a
+// full run reports every target at once from its own figures (floors of the same run).
+import { cpuTotal } from './cpu-accounting';
+import { round } from './figures';
+import type { BenchResults, Decisions, RateResult } from './results';
+
+export interface TargetVerdict {
+  target: string;
+  figure: string;
+  met: boolean;
+}
+
+/** The targets' thresholds. */
+export const SAGA_TARGETS = {
+  p99OfFloor: 1.5,
+  p99UnderMsAtHighRate: 100,
+  cpuAtLowRateOfCapacity: 2,
+  capacityOfFloor: 0.9,
+  readsOfFloor: 0.6,
+  tracingOnOfOff: 0.8,
+} as const;
+const LOW_RATE = 250;
+const HIGH_RATE = 1000;
+
+const atRate = (list: RateResult[] | undefined, rate: number) => list?.find((r) => r.offeredRate === rate);
+const ratioOf = (a: number | null | undefined, b: number | null | undefined) => (a && b ? round(a / b, 2) : null);
+const thousands = (n: number) => n.toLocaleString('en-US');
+
+function p99Targets({ rates, floorRates }: BenchResults): TargetVerdict[] {
+  const verdicts: TargetVerdict[] = [];
+  for (const rate of [LOW_RATE, HIGH_RATE]) {
+    const [stack, floor] = [atRate(rates, rate), atRate(floorRates, rate)];
+    const times = ratioOf(stack?.decisionP99, floor?.decisionP99);
+    if (times === null) continue;
+    verdicts.push({
+      target: `placed→decided p99 ≤ ${SAGA_TARGETS.p99OfFloor}× the floor's at ${thousands(rate)}/s`,
+      figure: `${stack?.decisionP99} against ${floor?.decisionP99} ms: **${times}×**`,
+      met: times <= SAGA_TARGETS.p99OfFloor,
+    });
+  }
+  const high = atRate(rates, HIGH_RATE);
+  if (high?.decisionP99 != null) {
+    verdicts.push({
+      target: `placed→decided p99 under ${SAGA_TARGETS.p99UnderMsAtHighRate} ms at ${thousands(HIGH_RATE)}/s`,
+      figure: `**${high.decisionP99} ms**`,
+      met: high.decisionP99 < SAGA_TARGETS.p99UnderMsAtHighRate,
+    });
+  }
+  return verdicts;
+}
+
+/** CPU per order at the low rate over that at capacity: each order paying every hop's cycle alone shows here. */
+function cpuTarget({ rates, capacity, floorRates, floorCapacity }: BenchResults): TargetVerdict[] {
+  const lowToCapacity = (low: Decisions | undefined, atCapacity: Decisions | undefined) =>
+    low?.cpuMsPerOrder && atCapacity?.cpuMsPerOrder ? { low: cpuTotal(low), capacity: cpuTotal(atCapacity), times: ratioOf(cpuTotal(low), cpuTotal(atCapacity)) } : undefined;
+  const stack = lowToCapacity(atRate(rates, LOW_RATE), capacity);
+  if (!stack || stack.times === null) return [];
+  const floor = lowToCapacity(atRate(floorRates, LOW_RATE), floorCapacity);
+  const floorText = floor?.times != null ? ` (floor ${floor.low} against ${floor.capacity} ms: ${floor.times}×)` : '';
+  return [
+    {
+      target: `CPU per decided order at ${LOW_RATE}/s ≤ ${SAGA_TARGETS.cpuAtLowRateOfCapacity}× the stack's at capacity`,
+      figure: `${stack.low} against ${stack.capacity} ms: **${stack.times}×**${floorText}`,
+      met: stack.times <= SAGA_TARGETS.cpuAtLowRateOfCapacity,
+    },
+  ];
+}
+
+function capacityTargets({ capacity, floorCapacity, cluster }: BenchResults): TargetVerdict[] {
+  const runs = [
+    ['single broker', capacity, floorCapacity],
+    ['the cluster (floor on the same brokers)', cluster?.capacity, cluster?.floorCapacity],
+  ] as const;
+  return runs.flatMap(([where, stack, floor]) => {
+    const share = ratioOf(stack?.decidedPerSecond, floor?.decidedPerSecond);
+    if (share === null) return [];
+    return [
+      {
+        target: `saga capacity ≥ ${SAGA_TARGETS.capacityOfFloor} of the floor, ${where}`,
+        figure: `${stack?.decidedPerSecond} / ${floor?.decidedPerSecond} decided/s: **${share}**`,
+        met: share >= SAGA_TARGETS.capacityOfFloor,
+      },
+    ];
+  });
+}
+
+function readsTarget({ reads }: BenchResults): TargetVerdict[] {
+  if (!reads?.length) return [];
+  return [
+    {
+      target: `reads ≥ ${SAGA_TARGETS.readsOfFloor} of the floor, every query`,
+      figure: reads.map((r) => `${r.name} **${r.gatewayToFloor}**`).join(', '),
+      met: reads.every((r) => (r.gatewayToFloor ?? 0) >= SAGA_TARGETS.readsOfFloor),
+    },
+  ];
+}
+
+function tracingTarget({ tracing }: BenchResults): TargetVerdict[] {
+  if (tracing?.onToOff == null) return [];
+  const sampled = tracing.sampled ? `; keeping ${tracing.sampled.ratio} of new traces (the chart's default): ${tracing.sampled.onToOff}` : '';
+  return [
+    {
+      target: `tracing on (every span exported) ≥ ${SAGA_TARGETS.tracingOnOfOff} of off`,
+      figure: `${tracing.on.decidedPerSecond} / ${tracing.off.decidedPerSecond} decided/s: **${tracing.onToOff}**${sampled}`,
+      met: tracing.onToOff >= SAGA_TARGETS.tracingOnOfOff,
+    },
+  ];
+}
+
+/** Every target the run has the figures for, in the order the targets are listed. */
+export function sagaTargetVerdicts(results: BenchResults): TargetVerdict[] {
+  return [...p99Targets(results), ...cpuTarget(results), ...capacityTargets(results), ...readsTarget(results), ...tracingTarget(results)];
+}
