@@ -1,7 +1,8 @@
 import { randomBytes } from 'node:crypto';
-import { MikroORM } from '@mikro-orm/postgresql';
+import { MikroORM, UniqueConstraintViolationException } from '@mikro-orm/postgresql';
 import { Client } from 'pg';
 import { databaseOptions } from './database-options';
+import { isDatabaseUnavailable } from './database-unavailable';
 import { executePrepared } from './prepared-statement';
 
 const admin = 'postgres://postgres@127.0.0.1:5432';
@@ -87,6 +88,25 @@ describe('executePrepared against PostgreSQL', () => {
     expect(await entriesRead(60_000, 'each call')).toBeLessThan(10);
     // The plan cached on the small table walks every entry the `open` range ever had.
     expect(await entriesRead(60_001, 'cached')).toBeGreaterThan(10_000);
+  });
+
+  it('throws what em.execute throws, and gives the only connection back after a failed statement', async () => {
+    await executePrepared(orm.em.fork(), insertNotes, [[20], ['twenty']]);
+    await expect(executePrepared(orm.em.fork(), insertNotes, [[20], ['again']])).rejects.toBeInstanceOf(UniqueConstraintViolationException);
+    await expect(executePrepared(orm.em.fork(), 'select * from no_such_table')).rejects.toThrow(/no_such_table/);
+    // The pool holds one connection: had a failed statement kept it, this would wait for it.
+    expect(await executePrepared(orm.em.fork(), 'select count(*)::int as n from note where id = ?', [20])).toEqual([{ n: 1 }]);
+  });
+
+  it('refuses a transaction that has ended, as knex does, and that reads as the database out of reach', async () => {
+    const em = orm.em.fork();
+    const transaction = await em.getKnex().transaction();
+    await transaction.rollback();
+    em.setTransactionContext(transaction);
+    const refusal = await executePrepared(em, 'select 1').catch((error: unknown) => error);
+    expect(refusal).toBeInstanceOf(Error);
+    expect((refusal as Error).message).toMatch('Transaction query already complete');
+    expect(isDatabaseUnavailable(refusal)).toBe(true);
   });
 
   it("runs in the EntityManager's transaction: rolled back with it", async () => {

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
-import type { Transaction } from '@mikro-orm/core';
-import type { EntityManager } from '@mikro-orm/postgresql';
+import type { EntityManager, Knex } from '@mikro-orm/postgresql';
+import type { Client as PgClient, QueryResultRow } from 'pg';
 
 interface Statement {
   name: string;
@@ -31,6 +31,10 @@ export interface StatementOptions {
  * (see StatementOptions). `em.execute` instead writes every value into a new text, parsed and
  * planned on every call: on the saga's hot statements that was as much work as running them.
  *
+ * The text is final, so it goes to pg on a connection from knex's pool (or the transaction's)
+ * without a knex query builder: building, compiling and running one per statement cost more
+ * CPU than pg's own work for the statement (see docs/BENCHMARKS.md, "Statements straight to pg").
+ *
  * Only for texts that do not depend on the data (a batch goes as arrays, through `unnest`):
  * every connection keeps each text it has seen.
  */
@@ -41,23 +45,29 @@ export async function executePrepared<Row = Record<string, unknown>>(
   { plan = 'cached' }: StatementOptions = {},
 ): Promise<Row[]> {
   const { name, text } = statementOf(sql);
-  // knex hands `options` to pg as they are: a name makes it a prepared statement (none: pg's
-  // unnamed statement, planned with the values), `values` bypasses knex's own binding.
-  const query = em
-    .getKnex()
-    .raw(text)
-    .options(plan === 'cached' ? { name, values: params } : { values: params });
-  const transaction = em.getTransactionContext<Transaction>();
-  if (transaction) query.transacting(transaction as never);
+  // A name makes it a prepared statement; none is pg's unnamed statement, planned with the values.
+  const query = plan === 'cached' ? { name, text, values: params as unknown[] } : { text, values: params as unknown[] };
+  const transaction = em.getTransactionContext<Knex.Transaction>();
+  // A transaction's knex client hands out the transaction's own connection and keeps it on release.
+  const { client } = transaction ?? em.getKnex();
+  let connection: PoolConnection | undefined;
   try {
-    const result = (await query) as { rows: Row[] };
+    // As knex refuses it: the transaction ended under the caller (its connection failed, or it was rolled back).
+    if (transaction?.isCompleted()) throw new Error('Transaction query already complete, run with DEBUG=knex:tx for more info');
+    connection = (await client.acquireConnection()) as PoolConnection;
+    const result = await connection.query<Row & QueryResultRow>(query);
     return result.rows;
   } catch (error) {
     // As em.execute throws them: a MikroORM DriverException (UniqueConstraintViolationException,
     // LockWaitTimeoutException...), with the driver's code and fields kept.
     throw em.getDriver().convertException(error as Error);
+  } finally {
+    if (connection) await client.releaseConnection(connection);
   }
 }
+
+/** A connection of knex's pool: a pg client. */
+type PoolConnection = Pick<PgClient, 'query'>;
 
 function statementOf(sql: string): Statement {
   let statement = statements.get(sql);
