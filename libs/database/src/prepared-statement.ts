@@ -32,8 +32,8 @@ export interface StatementOptions {
  * planned on every call: on the saga's hot statements that was as much work as running them.
  *
  * The text is final, so it goes to pg on a connection from knex's pool (or the transaction's)
- * without a knex query builder: building, compiling and running one per statement cost more
- * CPU than pg's own work for the statement (see docs/BENCHMARKS.md, "Statements straight to pg").
+ * without a knex query builder: building, compiling and running one per statement was about a
+ * sixth of the caller's CPU per statement (docs/BENCHMARKS.md, "Statements straight to pg").
  *
  * Only for texts that do not depend on the data (a batch goes as arrays, through `unnest`):
  * every connection keeps each text it has seen.
