@@ -46,7 +46,8 @@ export async function executePrepared<Row = Record<string, unknown>>(
 ): Promise<Row[]> {
   const { name, text } = statementOf(sql);
   // A name makes it a prepared statement; none is pg's unnamed statement, planned with the values.
-  const query = plan === 'cached' ? { name, text, values: params as unknown[] } : { text, values: params as unknown[] };
+  const values = params as unknown[];
+  const query = plan === 'cached' ? { name, text, values } : { text, values };
   const transaction = em.getTransactionContext<Knex.Transaction>();
   // A transaction's knex client hands out the transaction's own connection and keeps it on release.
   const { client } = transaction ?? em.getKnex();

@@ -3,7 +3,6 @@
 // `Prefer: wait`, memory, idle CPU and what tracing and the bus's security cost — measured in one
 // run on one machine and written to docs/BENCHMARKS.md (raw figures in docs/bench/).
 import * as pg from 'pg';
-import { ROOT } from '@petstore/stack';
 import { deleteBenchTopics } from './bench-kafka';
 import { BenchStack } from './bench-stack';
 import { benchCluster } from './cluster';
@@ -137,7 +136,7 @@ async function runBenchmark(): Promise<void> {
     await deleteBenchTopics(stack.layout);
   }
   if (SECTIONS.has('cluster')) results.cluster = await benchCluster();
-  writeReport({ ...results, environment: await environment() }, ROOT);
+  writeReport({ ...results, environment: await environment() });
 }
 
 /** The whole benchmark (`npm run bench`): 0 once the report is written, 1 when a section failed. */

@@ -5,6 +5,11 @@ export function round(value: number | null | undefined, digits = 1): number | nu
   return value === null || value === undefined ? null : Number(Number(value).toFixed(digits));
 }
 
+/** `a / b` to two decimals, as every ratio of the report is shown. */
+export function ratio(a: number | null | undefined, b: number | null | undefined): number | null {
+  return round((a ?? 0) / (b ?? 0), 2);
+}
+
 /** The p-th percentile of ascending `sorted` (nearest rank, rounded down); 0 for no samples. */
 export function percentile(sorted: readonly number[], p: number): number {
   if (sorted.length === 0) return 0;

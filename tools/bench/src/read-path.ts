@@ -5,7 +5,7 @@ import * as path from 'node:path';
 import { type ProcessOptions, startBaselineGateway } from './baseline-gateway';
 import type { Layout } from './bench-kafka';
 import { cannon, type CannonResult } from './cannon';
-import { log, round } from './figures';
+import { log, ratio, round } from './figures';
 import { API_KEY, FLOOR_PORT, SETTINGS } from './knobs';
 import type { Processes } from './proc-cpu';
 import { rpcLoad } from './rpc-load';
@@ -42,8 +42,6 @@ function readsOf(category: { id: number }) {
   ];
 }
 
-/** The ratio of two requests/s figures (two decimals). */
-const ratio = (a: number | null, b: number | null) => round((a ?? 0) / (b ?? 0), 2);
 
 /** `baselineOptions`: how to start the baseline gateway build (BENCH_BASELINE_GATEWAY), as the stack's processes start. */
 export async function readPath(layout: Layout, category: { id: number }, processes: Processes, baselineOptions?: ProcessOptions): Promise<ReadResult[]> {

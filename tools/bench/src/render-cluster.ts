@@ -1,7 +1,7 @@
 // The cluster section of docs/BENCHMARKS.md, beside the single-broker figures of the same run.
 import { CLUSTER_RATE, READ_RATE, WARM_JIT_SHARE, WARMUP_MAX_RUNS } from './cluster-settings';
 import type { Spread } from './cluster-spread';
-import { round } from './figures';
+import { ratio, round } from './figures';
 import { table } from './markdown';
 import type { BenchResults, CapacityResult, ClusterResults, RateResult } from './results';
 
@@ -59,11 +59,11 @@ export function clusterReport(results: BenchResults): string[] {
   if (c.floorCapacity) rows.push(row("saga floor on the cluster's brokers: capacity", c.floorCapacity));
   if (c.floorRate) rows.push(row(`saga floor on the cluster's brokers: ${CLUSTER_RATE} orders/s`, c.floorRate));
   out.push(...table(['run', 'placed/s', 'decided', 'decided/s', 'placed→decided p50 ms', 'p99 ms', 'failed'], rows));
-  const ratio = (a: Run, b: Run) => round((a.decidedPerSecond ?? 0) / (b.decidedPerSecond ?? 0), 2);
-  if (results.capacity) out.push('', `Cluster / single-broker capacity: **${ratio(c.capacity, results.capacity)}**.`);
+  const decidedRatio = (a: Run, b: Run) => ratio(a.decidedPerSecond, b.decidedPerSecond);
+  if (results.capacity) out.push('', `Cluster / single-broker capacity: **${decidedRatio(c.capacity, results.capacity)}**.`);
   if (c.floorCapacity) {
-    const ofSingle = results.floorCapacity ? `; the floor on the cluster's brokers / the floor on the single broker: **${ratio(c.floorCapacity, results.floorCapacity)}**` : '';
-    out.push('', `Cluster / the saga floor on the same brokers: **${ratio(c.capacity, c.floorCapacity)}**${ofSingle}.`);
+    const ofSingle = results.floorCapacity ? `; the floor on the cluster's brokers / the floor on the single broker: **${decidedRatio(c.floorCapacity, results.floorCapacity)}**` : '';
+    out.push('', `Cluster / the saga floor on the same brokers: **${decidedRatio(c.capacity, c.floorCapacity)}**${ofSingle}.`);
   }
   if (c.warmup?.length) {
     const runs = c.warmup.map((run) => `${run.decidedPerSecond} decided/s with ${Math.round((run.brokerJitShare ?? 0) * 100)} %`).join(', ');

@@ -1,6 +1,6 @@
 // The figures of the main run as docs/BENCHMARKS.md shows them, section by section.
 import { cpuTotal } from './cpu-accounting';
-import { round } from './figures';
+import { ratio } from './figures';
 import { table } from './markdown';
 import { clusterReport } from './render-cluster';
 import type { BenchResults, CapacityResult, RateResult } from './results';
@@ -66,7 +66,7 @@ function capacitySection({ capacity, floorCapacity, settings: s }: BenchResults)
   if (capacity) rows.push(row('the stack (gateway → orders → Kafka → inventory → Kafka → orders)', capacity));
   if (floorCapacity) rows.push(row('saga floor (node:http + pg + kafkajs)', floorCapacity));
   out.push(...table(['pipeline', 'placed/s', 'decided', 'left undecided', 'decided/s', 'placed→decided p50 ms', 'p99 ms', 'failed'], rows));
-  if (capacity && floorCapacity) out.push('', `Stack / floor: **${round((capacity.decidedPerSecond ?? 0) / (floorCapacity.decidedPerSecond ?? 0), 2)}**.`);
+  if (capacity && floorCapacity) out.push('', `Stack / floor: **${ratio(capacity.decidedPerSecond, floorCapacity.decidedPerSecond)}**.`);
   out.push('', 'CPU per decided order during that run (ms; a process that shows 0.5 ms per order can take at most 2,000 orders/s of one core):', '');
   for (const [name, c] of [['stack', capacity], ['floor', floorCapacity]] as const) {
     if (!c?.cpuMsPerOrder) continue;

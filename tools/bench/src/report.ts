@@ -46,12 +46,12 @@ export function updateReport(report: string, blocks: Record<string, string[]>): 
   return Object.entries(blocks).reduce((text, [marker, lines]) => between(text, marker, lines), report);
 }
 
-export function writeReport(results: BenchResults, root: string): void {
-  const rawFile = path.join(root, 'docs', 'bench', rawFileName(results));
+export function writeReport(results: BenchResults): void {
+  const rawFile = path.join(ROOT, 'docs', 'bench', rawFileName(results));
   fs.mkdirSync(path.dirname(rawFile), { recursive: true });
   fs.writeFileSync(rawFile, `${JSON.stringify(results, null, 2)}\n`);
-  renderIntoReport(results, rawFile, root);
-  log(`wrote docs/BENCHMARKS.md and ${path.relative(root, rawFile)}`);
+  renderIntoReport(results, rawFile);
+  log(`wrote docs/BENCHMARKS.md and ${path.relative(ROOT, rawFile)}`);
 }
 
 /**
@@ -64,13 +64,13 @@ export async function reportFromRaw(rawFile?: string): Promise<number> {
     return 2;
   }
   const results = JSON.parse(fs.readFileSync(rawFile, 'utf8')) as BenchResults;
-  renderIntoReport(results, path.resolve(rawFile), ROOT);
+  renderIntoReport(results, path.resolve(rawFile));
   log(`rendered ${rawFile} into docs/BENCHMARKS.md`);
   return 0;
 }
 
-function renderIntoReport(results: BenchResults, rawFile: string, root: string): void {
-  const docs = path.join(root, 'docs');
+function renderIntoReport(results: BenchResults, rawFile: string): void {
+  const docs = path.join(ROOT, 'docs');
   const reportFile = path.join(docs, 'BENCHMARKS.md');
   const report = fs.existsSync(reportFile) ? fs.readFileSync(reportFile, 'utf8') : '# Benchmarks\n';
   fs.writeFileSync(reportFile, updateReport(report, reportBlocks(results, path.relative(docs, rawFile))));

@@ -1,7 +1,7 @@
 // The lean saga's targets, each beside what one run measured and whether it was met, so that a
 // full run reports every target at once from its own figures (floors of the same run).
 import { cpuTotal } from './cpu-accounting';
-import { round } from './figures';
+import { ratio } from './figures';
 import type { BenchResults, Decisions, RateResult } from './results';
 
 export interface TargetVerdict {
@@ -11,7 +11,7 @@ export interface TargetVerdict {
 }
 
 /** The targets' thresholds. */
-export const SAGA_TARGETS = {
+const SAGA_TARGETS = {
   p99OfFloor: 1.5,
   p99UnderMsAtHighRate: 100,
   cpuAtLowRateOfCapacity: 2,
@@ -23,7 +23,8 @@ const LOW_RATE = 250;
 const HIGH_RATE = 1000;
 
 const atRate = (list: RateResult[] | undefined, rate: number) => list?.find((r) => r.offeredRate === rate);
-const ratioOf = (a: number | null | undefined, b: number | null | undefined) => (a && b ? round(a / b, 2) : null);
+/** Null when the run lacks either figure. */
+const ratioOf = (a: number | null | undefined, b: number | null | undefined) => (a && b ? ratio(a, b) : null);
 const thousands = (n: number) => n.toLocaleString('en-US');
 
 function p99Targets({ rates, floorRates }: BenchResults): TargetVerdict[] {

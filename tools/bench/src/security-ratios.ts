@@ -1,5 +1,5 @@
 // On / off of the security section's figures, pure.
-import { round } from './figures';
+import { ratio, round } from './figures';
 
 interface Run {
   mode: 'on' | 'off';
@@ -25,14 +25,14 @@ export function securityRatios(runs: Run[]): SecurityRatios {
   const on = runs.filter((r) => r.mode === 'on');
   const off = runs.filter((r) => r.mode === 'off');
   const pairs = on.slice(0, off.length).map((r, i) => [r, off[i]] as const);
-  const ratio = (figure: (run: Run) => number | null): Ratio => {
-    const each = pairs.map(([a, b]) => round((figure(a) ?? 0) / (figure(b) ?? 0), 2));
+  const onToOff = (figure: (run: Run) => number | null): Ratio => {
+    const each = pairs.map(([a, b]) => ratio(figure(a), figure(b)));
     return { each, mean: each.length > 0 ? round(each.reduce((sum: number, x) => sum + (x ?? 0), 0) / each.length, 2) : null };
   };
   const queries = on[0]?.reads.map((r) => r.name) ?? [];
   const read = (name: string, via: 'gateway' | 'direct') => (run: Run) => run.reads.find((r) => r.name === name)?.[via].requestsPerSecond ?? null;
   return {
-    sagaDecidedPerSecond: ratio((run) => run.capacity.decidedPerSecond),
-    reads: Object.fromEntries(queries.map((name) => [name, { gateway: ratio(read(name, 'gateway')), direct: ratio(read(name, 'direct')) }])),
+    sagaDecidedPerSecond: onToOff((run) => run.capacity.decidedPerSecond),
+    reads: Object.fromEntries(queries.map((name) => [name, { gateway: onToOff(read(name, 'gateway')), direct: onToOff(read(name, 'direct')) }])),
   };
 }

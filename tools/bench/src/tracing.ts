@@ -4,7 +4,7 @@ import * as path from 'node:path';
 import { ROOT, startOtlpReceiver, type OtlpReceiver } from '@petstore/stack';
 import { parse } from 'yaml';
 import type { BenchStack } from './bench-stack';
-import { round, sleep } from './figures';
+import { ratio, round, sleep } from './figures';
 import { capacity } from './measure';
 import type { CapacityResult } from './results';
 import type { Target } from './target';
@@ -28,7 +28,7 @@ async function capacityTraced(stack: BenchStack, target: Target, receiver: OtlpR
   return { on, spansReceived: receiver.count(), spansPerOrder: round(receiver.count() / Math.max(1, on.placed), 1) };
 }
 
-const onToOff = (on: CapacityResult, off: CapacityResult) => round((on.decidedPerSecond ?? 0) / (off.decidedPerSecond ?? 0), 2);
+const onToOff = (on: CapacityResult, off: CapacityResult) => ratio(on.decidedPerSecond, off.decidedPerSecond);
 
 /**
  * Capacity without tracing, then on a stack restarted to export every span over OTLP/HTTP (SDK
