@@ -1,7 +1,7 @@
 import fastifySwagger from '@fastify/swagger';
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
-import { nameHttpServerSpan, observeHttp, processLogger, useNestLogger } from '@petstore/observability';
+import { observeHttp, traceHttpRequests, processLogger, useNestLogger } from '@petstore/observability';
 import Fastify, { type RouteOptions } from 'fastify';
 import { namedSchemas } from './common/schemas';
 import type { GatewayConfig } from './config';
@@ -49,7 +49,8 @@ export async function createGateway(config: GatewayConfig, limits: Partial<HttpL
   fastify.server.maxConnections = maxConnections;
   // Node's, not Fastify's: an `Expect` is answered before any request exists.
   fastify.server.on('checkExpectation', expectationFailed);
-  // Hooks for metrics and the log context: they must see every request, matched or not.
+  // Hooks for the request's span, metrics and the log context: they must see every request, matched or not.
+  traceHttpRequests(fastify);
   observeHttp(fastify, { logger: processLogger(), bindRequestId: true });
   fastify.decorateRequest('principal', null);
   // The validator compiler: Fastify compiles every route schema once, at registration, and validates before the handler.
@@ -58,7 +59,6 @@ export async function createGateway(config: GatewayConfig, limits: Partial<HttpL
   fastify.setSerializerCompiler(() => (data) => JSON.stringify(data));
   // The body parsers (Nest's own are switched off below): strict UTF-8 JSON, within Fastify's body limit.
   registerBodyParsers(fastify);
-  fastify.addHook('onRequest', async (request) => nameHttpServerSpan(request.method, request.routeOptions.url));
   // The request gate is a Nest provider in a Fastify hook: it must run before the body is read and
   // for paths no route serves, and before the adapter's own onRequest hooks (added when it is
   // created), which answer a target such as `*v1/pets` 404 before authentication.

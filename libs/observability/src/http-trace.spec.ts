@@ -1,29 +1,96 @@
-import { context, ROOT_CONTEXT, trace } from '@opentelemetry/api';
+import { context, propagation, SpanKind, SpanStatusCode, trace } from '@opentelemetry/api';
 import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-hooks';
+import { W3CTraceContextPropagator } from '@opentelemetry/core';
 import { InMemorySpanExporter, SimpleSpanProcessor, TracerProvider } from '@opentelemetry/sdk-trace';
-import { nameHttpServerSpan } from './http-trace';
+import Fastify, { type FastifyInstance } from 'fastify';
+import { traceHttpRequests } from './http-trace';
 
-describe('nameHttpServerSpan', () => {
+const CLIENT_TRACE_ID = '0af7651916cd43dd8448eb211c80319c';
+const CLIENT_SPAN_ID = 'b7ad6b7169203331';
+
+describe('traceHttpRequests', () => {
   const exported = new InMemorySpanExporter();
   const provider = new TracerProvider({ spanProcessors: [new SimpleSpanProcessor({ exporter: exported })] });
+  let app: FastifyInstance;
+  /** The trace and span ids the handler saw as current, after the body was read. */
+  let seenByHandler: { traceId: string; spanId: string } | undefined;
 
-  beforeAll(() => context.setGlobalContextManager(new AsyncLocalStorageContextManager().enable()));
-  afterAll(() => provider.shutdown());
-
-  it('names the request span after the matched route, and leaves it alone for an unmatched one', () => {
-    const matched = provider.getTracer('test').startSpan('POST');
-    context.with(trace.setSpan(ROOT_CONTEXT, matched), () => nameHttpServerSpan('POST', '/v1/store/orders/:orderId/cancel'));
-    matched.end();
-    const unmatched = provider.getTracer('test').startSpan('GET');
-    context.with(trace.setSpan(ROOT_CONTEXT, unmatched), () => nameHttpServerSpan('GET', undefined));
-    unmatched.end();
-    const [first, second] = exported.getFinishedSpans();
-    expect(first.name).toBe('POST /v1/store/orders/:orderId/cancel');
-    expect(first.attributes['http.route']).toBe('/v1/store/orders/:orderId/cancel');
-    expect(second.name).toBe('GET');
+  beforeAll(async () => {
+    context.setGlobalContextManager(new AsyncLocalStorageContextManager().enable());
+    propagation.setGlobalPropagator(new W3CTraceContextPropagator());
+    trace.setGlobalTracerProvider(provider);
+    app = Fastify();
+    traceHttpRequests(app);
+    app.post('/v1/items/:id', async (_request, reply) => {
+      await new Promise((resolve) => setImmediate(resolve));
+      seenByHandler = trace.getActiveSpan()?.spanContext();
+      return reply.code(201).send({ ok: true });
+    });
+    app.get('/v1/broken', async () => {
+      throw new Error('no database');
+    });
+    app.get('/metrics', async () => 'up 1');
+    app.get('/health/ready', async () => ({ status: 'ok' }));
+    await app.ready();
+  });
+  afterAll(async () => {
+    await app.close();
+    await provider.shutdown();
+    trace.disable();
+    propagation.disable();
+    context.disable();
+  });
+  beforeEach(() => {
+    exported.reset();
+    seenByHandler = undefined;
   });
 
-  it('does nothing outside a span', () => {
-    expect(() => nameHttpServerSpan('GET', '/v1/pets')).not.toThrow();
+  it("makes one server span per request, named after the route, child of the client's traceparent and current in the handler", async () => {
+    const response = await app.inject({
+      method: 'POST',
+      url: '/v1/items/7?verbose=1',
+      headers: { traceparent: `00-${CLIENT_TRACE_ID}-${CLIENT_SPAN_ID}-01`, 'user-agent': 'shop-client/2' },
+      payload: { name: 'leash' },
+    });
+    expect(response.statusCode).toBe(201);
+    const [span] = exported.getFinishedSpans();
+    expect(exported.getFinishedSpans()).toHaveLength(1);
+    expect(span.name).toBe('POST /v1/items/:id');
+    expect(span.kind).toBe(SpanKind.SERVER);
+    expect(span.spanContext().traceId).toBe(CLIENT_TRACE_ID);
+    expect(span.parentSpanContext?.spanId).toBe(CLIENT_SPAN_ID);
+    expect(span.attributes).toMatchObject({
+      'http.request.method': 'POST',
+      'http.route': '/v1/items/:id',
+      'url.path': '/v1/items/7',
+      'url.scheme': 'http',
+      'http.response.status_code': 201,
+      'user_agent.original': 'shop-client/2',
+    });
+    expect(span.status.code).toBe(SpanStatusCode.UNSET);
+    expect(seenByHandler).toMatchObject({ traceId: CLIENT_TRACE_ID, spanId: span.spanContext().spanId });
+  });
+
+  it('starts a trace of its own without a traceparent, and names a request no route serves by its method', async () => {
+    expect((await app.inject({ method: 'GET', url: '/v1/nothing-here' })).statusCode).toBe(404);
+    const [span] = exported.getFinishedSpans();
+    expect(span.name).toBe('GET');
+    expect(span.parentSpanContext).toBeUndefined();
+    expect(span.attributes['http.route']).toBeUndefined();
+    expect(span.attributes['http.response.status_code']).toBe(404);
+    expect(span.status.code).toBe(SpanStatusCode.UNSET);
+  });
+
+  it("marks a 5xx as the server's failure", async () => {
+    expect((await app.inject({ method: 'GET', url: '/v1/broken' })).statusCode).toBe(500);
+    const [span] = exported.getFinishedSpans();
+    expect(span.status.code).toBe(SpanStatusCode.ERROR);
+    expect(span.attributes).toMatchObject({ 'http.response.status_code': 500, 'error.type': '500' });
+  });
+
+  it('traces neither scrapes nor probes', async () => {
+    expect((await app.inject({ method: 'GET', url: '/metrics' })).statusCode).toBe(200);
+    expect((await app.inject({ method: 'GET', url: '/health/ready' })).statusCode).toBe(200);
+    expect(exported.getFinishedSpans()).toHaveLength(0);
   });
 });

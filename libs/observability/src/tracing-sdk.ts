@@ -1,25 +1,22 @@
-import type { IncomingMessage } from 'node:http';
 import { context, propagation, trace } from '@opentelemetry/api';
 import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-hooks';
 import { getNumberFromEnv, W3CTraceContextPropagator } from '@opentelemetry/core';
 import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-proto';
 import { registerInstrumentations } from '@opentelemetry/instrumentation';
-import { HttpInstrumentation } from '@opentelemetry/instrumentation-http';
 import { PgInstrumentation } from '@opentelemetry/instrumentation-pg';
 import { defaultResource, resourceFromAttributes } from '@opentelemetry/resources';
 import { BatchSpanProcessor, TracerProvider } from '@opentelemetry/sdk-trace';
 import { samplerFor, samplerSettings } from './trace-sampler';
 import type { TracingOptions } from './tracing';
 
-/** Scrapes and probes are not requests anyone follows: one span each would drown the traces. */
-const UNTRACED_PATHS = /^\/(metrics|health)(\/|\?|$)/;
-
 /**
  * The tracing SDK of one process: W3C trace context, AsyncLocalStorage context, the sampler of
  * OTEL_TRACES_SAMPLER / OTEL_TRACES_SAMPLER_ARG (default: parent-based, every trace; see
  * trace-sampler.ts), spans batched to OTLP/HTTP (protobuf; endpoint, headers and timeout from
- * the standard OTEL_EXPORTER_OTLP_* variables, batching from OTEL_BSP_*), and the pg and http
- * instrumentations. `publicEdge`: see `samplerFor`.
+ * the standard OTEL_EXPORTER_OTLP_* variables, batching from OTEL_BSP_*), and the pg
+ * instrumentation. `publicEdge`: see `samplerFor`. HTTP server spans come from the gateway's
+ * Fastify hooks (http-trace.ts); the services' HTTP ports serve only probes and scrapes, and no
+ * process of the store calls out over HTTP but the exporter itself.
  *
  * Kafka has no instrumentation here on purpose: an auto-instrumentation of kafkajs would
  * start the publish span in the relay's context, not in that of the request that wrote the
@@ -45,10 +42,6 @@ export function registerTracingSdk(serviceName: string, { publicEdge = false }: 
   registerInstrumentations({
     tracerProvider: provider,
     instrumentations: [
-      new HttpInstrumentation({
-        ignoreIncomingRequestHook: (request: IncomingMessage) => UNTRACED_PATHS.test(request.url ?? ''),
-        requireParentforOutgoingSpans: true,
-      }),
       // Queries outside a request or an event (the relay's claims, the sweeps) would each be a trace of their own.
       new PgInstrumentation({ requireParentSpan: true }),
     ],
