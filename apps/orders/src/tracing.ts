@@ -1,4 +1,4 @@
 import { startTracing } from '@petstore/observability';
 
-// main.ts imports this module before any other: pg and http are patched as they load, so they must load after.
+// main.ts imports this module before any other: pg is patched as it loads, so it must load after.
 startTracing('orders');

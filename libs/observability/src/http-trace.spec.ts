@@ -16,6 +16,7 @@ describe('traceHttpRequests', () => {
   let seenByHandler: { traceId: string; spanId: string } | undefined;
 
   beforeAll(async () => {
+    process.env['OTEL_EXPORTER_OTLP_ENDPOINT'] = 'http://127.0.0.1:4318';
     context.setGlobalContextManager(new AsyncLocalStorageContextManager().enable());
     propagation.setGlobalPropagator(new W3CTraceContextPropagator());
     trace.setGlobalTracerProvider(provider);
@@ -34,6 +35,7 @@ describe('traceHttpRequests', () => {
     await app.ready();
   });
   afterAll(async () => {
+    delete process.env['OTEL_EXPORTER_OTLP_ENDPOINT'];
     await app.close();
     await provider.shutdown();
     trace.disable();
@@ -86,6 +88,17 @@ describe('traceHttpRequests', () => {
     const [span] = exported.getFinishedSpans();
     expect(span.status.code).toBe(SpanStatusCode.ERROR);
     expect(span.attributes).toMatchObject({ 'http.response.status_code': 500, 'error.type': '500' });
+  });
+
+  it('adds no hook when tracing is off', async () => {
+    delete process.env['OTEL_EXPORTER_OTLP_ENDPOINT'];
+    const untraced = Fastify();
+    traceHttpRequests(untraced);
+    untraced.get('/v1/pets', async () => []);
+    process.env['OTEL_EXPORTER_OTLP_ENDPOINT'] = 'http://127.0.0.1:4318';
+    expect((await untraced.inject({ method: 'GET', url: '/v1/pets' })).statusCode).toBe(200);
+    await untraced.close();
+    expect(exported.getFinishedSpans()).toHaveLength(0);
   });
 
   it('traces neither scrapes nor probes', async () => {

@@ -1,5 +1,6 @@
 import { context, propagation, ROOT_CONTEXT, SpanKind, SpanStatusCode, trace, type Span } from '@opentelemetry/api';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { tracingEnabled } from './tracing';
 
 const httpTracer = trace.getTracer('@petstore/http');
 
@@ -18,9 +19,10 @@ const serverSpans = new WeakMap<FastifyRequest, Span>();
  * Not `@opentelemetry/instrumentation-http`: it patches `node:http` and binds every request's
  * and response's emitters to the context, which cost the gateway as much CPU per request as
  * the rest of tracing together (docs/BENCHMARKS.md), and it sees only the raw URL, not the route.
- * With no tracing SDK registered every call here is the API's no-op.
+ * Registers nothing when tracing is off (tracing.ts), so requests pay for no hook.
  */
 export function traceHttpRequests(app: FastifyInstance): void {
+  if (!tracingEnabled()) return;
   app.addHook('onRequest', (request, _reply, done) => {
     if (UNTRACED_PATHS.test(request.url)) return done();
     const route = request.routeOptions.url;

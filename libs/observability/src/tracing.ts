@@ -14,8 +14,8 @@ export interface TracingOptions {
 
 /**
  * Starts exporting traces when OTEL_EXPORTER_OTLP_ENDPOINT (or ..._TRACES_ENDPOINT) is set.
- * Call it before anything imports `pg` or `http` (each app's main.ts imports its `tracing.ts`
- * first): the instrumentations patch those modules as they are loaded.
+ * Call it before anything imports `pg` (each app's main.ts imports its `tracing.ts`
+ * first): the pg instrumentation patches it as it is loaded.
  * `serviceName` is used unless OTEL_SERVICE_NAME says otherwise.
  */
 export function startTracing(serviceName: string, options: TracingOptions = {}): void {
