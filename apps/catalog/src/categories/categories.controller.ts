@@ -13,7 +13,7 @@ import {
 import { RpcHandler } from '@petstore/service-kit';
 import { CategoriesService } from './categories.service';
 
-/** Each message gets its own EntityManager fork (@CreateRequestContext reads `orm`). */
+/** Each message that works with entities gets its own EntityManager fork; the pure reads need none (see PetsController). */
 @Controller()
 export class CategoriesController {
   constructor(
@@ -22,7 +22,6 @@ export class CategoriesController {
   ) {}
 
   @RpcHandler(CatalogRpc.listCategories)
-  @CreateRequestContext()
   list(@Payload() query: ListCategoriesQuery): Promise<Page<Category>> {
     return this.categories.list(query);
   }
@@ -34,7 +33,6 @@ export class CategoriesController {
   }
 
   @RpcHandler(CatalogRpc.getCategory)
-  @CreateRequestContext()
   get(@Payload() query: ById): Promise<Category> {
     return this.categories.get(query);
   }

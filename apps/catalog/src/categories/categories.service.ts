@@ -19,7 +19,7 @@ import { categoryRowView, toCategoryView, type CategoryRow } from './category.vi
 const NAME_UNIQUE_INDEX = 'category_name_lower_key';
 const PET_CATEGORY_FOREIGN_KEY = 'pet_category_id_fkey';
 
-/** Expects to run inside a request context (the controller creates one per message). */
+/** Its entity work expects a request context (the controller creates one for each message that does any); list and get are plain SQL and need none. */
 @Injectable()
 export class CategoriesService {
   constructor(private readonly em: EntityManager) {}

@@ -29,7 +29,7 @@ import { petNotFound } from './pets.errors';
 const PET_CATEGORY_FOREIGN_KEY = 'pet_category_id_fkey';
 const DEFAULT_STATUS: PetStatus = 'available';
 
-/** Expects to run inside a request context (the controller creates one per message). */
+/** Its entity work expects a request context (the controller creates one for each message that does any); list and get are plain SQL and need none. */
 @Injectable()
 export class PetsService {
   constructor(
