@@ -1,7 +1,7 @@
 import fastifySwagger from '@fastify/swagger';
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
-import { observeHttp, traceHttpRequests, processLogger, useNestLogger } from '@petstore/observability';
+import { observeHttp, processLogger, traceHttpRequests, useNestLogger } from '@petstore/observability';
 import Fastify, { type RouteOptions } from 'fastify';
 import { namedSchemas } from './common/schemas';
 import type { GatewayConfig } from './config';
