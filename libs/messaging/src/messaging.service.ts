@@ -161,13 +161,22 @@ export class MessagingService implements OnApplicationBootstrap, BeforeApplicati
     this.markStarted();
   }
 
+  /**
+   * One admin client answers the checks while they pass. After a failed check it is dropped and
+   * the next check connects afresh: its connections and metadata may still name a broker that
+   * was killed and came back, as the outbox relay's producer may.
+   */
   private async askBroker(): Promise<void> {
-    if (!this.checkAdmin) {
-      const admin = this.kafka.kafka.admin({ retry: { retries: 0 } });
+    const admin = this.checkAdmin ?? this.kafka.kafka.admin({ retry: { retries: 0 } });
+    this.checkAdmin = admin;
+    try {
       await admin.connect();
-      this.checkAdmin = admin;
+      await admin.describeCluster();
+    } catch (error) {
+      if (this.checkAdmin === admin) this.checkAdmin = undefined;
+      void admin.disconnect().catch(() => undefined);
+      throw error;
     }
-    await this.checkAdmin.describeCluster();
   }
 }
 

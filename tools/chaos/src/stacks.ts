@@ -127,9 +127,21 @@ function stackLog(name: string): fs.WriteStream {
 async function waitUntilAllReady(chaosStack: ChaosStack, names: string[]): Promise<void> {
   const deadline = Date.now() + 90_000;
   for (const name of names) {
-    const ready = () => fetch(`${chaosStack.urlOf(name)}/health/ready`, { signal: AbortSignal.timeout(2000) }).then((r) => r.ok, () => false);
+    // The last answer names the check that said no (database, kafka, or no answer at all).
+    let lastAnswer = 'no answer';
+    const ready = () =>
+      fetch(`${chaosStack.urlOf(name)}/health/ready`, { signal: AbortSignal.timeout(2000) }).then(
+        async (response) => {
+          lastAnswer = `${response.status} ${await response.text()}`;
+          return response.ok;
+        },
+        (error: Error) => {
+          lastAnswer = `no answer (${error.message})`;
+          return false;
+        },
+      );
     while (!(await ready())) {
-      if (Date.now() > deadline) throw new Error(`${name} was not ready 90 s after the fault`);
+      if (Date.now() > deadline) throw new Error(`${name} was not ready 90 s after the fault; its readiness said: ${lastAnswer}`);
       await sleep(200);
     }
   }

@@ -1,4 +1,4 @@
-import { api, kafka } from '../support/stack';
+import { api, eventually, kafka } from '../support/stack';
 import { createPet, decided, setStock } from '../support/fixtures';
 
 describe('Kafka stopped while orders are placed', () => {
@@ -16,7 +16,11 @@ describe('Kafka stopped while orders are placed', () => {
       expect(response.status).toBe(201);
       placed.push(response.body.id as number);
     }
+    // Readiness follows the broker: the services say no while it is away, and yes again once it is back.
+    const ready = () => api('GET', '/health/ready', { headers: { authorization: undefined } });
+    await eventually(ready, (answer) => answer.status === 503, 15_000);
     kafka('start');
+    await eventually(ready, (answer) => answer.status === 200, 30_000);
 
     const outcomes = await Promise.all(placed.map((id) => decided(id, 60_000)));
     expect(outcomes.filter((o) => o.status === 'approved')).toHaveLength(6);
