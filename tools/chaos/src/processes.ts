@@ -107,18 +107,18 @@ export class ChaosStack {
   }
 }
 
-/** Whether this process already holds the machine's whole-stack lock (it runs under `flock` of it). */
-export function holdsStackLock(lockFile: string): boolean {
+/** The descriptors of this process open on the machine's whole-stack lock (held when it runs under `flock` of it). */
+export function stackLockDescriptors(lockFile: string): number[] {
   try {
-    return fs.readdirSync('/proc/self/fd').some((fd) => {
+    return fs.readdirSync('/proc/self/fd').filter((fd) => {
       try {
         return fs.readlinkSync(`/proc/self/fd/${fd}`) === lockFile;
       } catch {
         return false;
       }
-    });
+    }).map(Number);
   } catch {
-    return false;
+    return [];
   }
 }
 

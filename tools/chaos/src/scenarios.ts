@@ -5,7 +5,7 @@ import * as fs from 'node:fs';
 import { kafkaAsync } from '@petstore/stack';
 import { sleep } from '@petstore/backoff';
 import type { Fault, FaultOutcome, Scenario, ScenarioContext } from './scenario';
-import { CHAOS_KAFKA, brokerPid, holdsStackLock, run } from './processes';
+import { CHAOS_KAFKA, brokerPid, run, stackLockDescriptors } from './processes';
 import { envelopeOf, readTopic } from './topics';
 
 const STACK_LOCK = '/tmp/petstore-stack.lock';
@@ -104,8 +104,15 @@ export const SCENARIOS: Scenario[] = [
     guarantees: 'an unreachable database is 503 (not carried out, safe to retry); transactions roll back whole; handlers retry',
     fault: async ({ waitReady, postgresCluster }) => {
       const restart = ['pg_ctlcluster', '--skip-systemctl-redirect', postgresCluster, 'main', 'restart'];
-      // The cluster is shared: the restart runs under the machine's stack lock (held already when chaos runs under it).
-      const command = holdsStackLock(STACK_LOCK) ? restart : ['flock', '-w', '120', STACK_LOCK, ...restart];
+      // The cluster is shared: the restart runs under the machine's stack lock (held already when
+      // chaos runs under it). The restarted server must not inherit the lock's descriptor, or it
+      // holds the lock for as long as it runs: `flock -o` closes its own, and a descriptor this
+      // process inherited is closed by the shell before it runs the restart.
+      const held = stackLockDescriptors(STACK_LOCK);
+      const command =
+        held.length > 0
+          ? ['sh', '-c', `exec ${held.map((fd) => `${fd}>&-`).join(' ')}; exec "$@"`, 'sh', ...restart]
+          : ['flock', '-o', '-w', '120', STACK_LOCK, ...restart];
       const result = await run(command[0], command.slice(1));
       if (result.code !== 0) throw new Error(`restarting PostgreSQL failed: ${result.output}`);
       await waitReady();
