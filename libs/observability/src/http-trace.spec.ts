@@ -3,6 +3,7 @@ import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-ho
 import { W3CTraceContextPropagator } from '@opentelemetry/core';
 import { InMemorySpanExporter, SimpleSpanProcessor, TracerProvider } from '@opentelemetry/sdk-trace';
 import Fastify, { type FastifyInstance } from 'fastify';
+import { connect } from 'node:net';
 import { traceHttpRequests } from './http-trace';
 
 const CLIENT_TRACE_ID = '0af7651916cd43dd8448eb211c80319c';
@@ -88,6 +89,25 @@ describe('traceHttpRequests', () => {
     const [span] = exported.getFinishedSpans();
     expect(span.status.code).toBe(SpanStatusCode.ERROR);
     expect(span.attributes).toMatchObject({ 'http.response.status_code': 500, 'error.type': '500' });
+  });
+
+  it('ends the span of a request whose client went away before the answer', async () => {
+    const address = await app.listen({ host: '127.0.0.1', port: 0 });
+    const { port } = new URL(address);
+    // Headers promising a body that never comes, then the connection closed.
+    const socket = connect(Number(port), '127.0.0.1');
+    await new Promise((resolve) => socket.once('connect', resolve));
+    socket.write('POST /v1/items/7 HTTP/1.1\r\nHost: shop\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{"na');
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    socket.destroy();
+    // The server learns of the close on its own schedule (libs/testing's `eventually` would make observability depend on itself).
+    for (const deadline = Date.now() + 5_000; exported.getFinishedSpans().length === 0 && Date.now() < deadline; ) {
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+    const [span] = exported.getFinishedSpans();
+    expect(span.name).toBe('POST /v1/items/:id');
+    expect(span.attributes['error.type']).toBe('aborted');
+    expect(span.attributes['http.response.status_code']).toBeUndefined();
   });
 
   it('adds no hook when tracing is off', async () => {
