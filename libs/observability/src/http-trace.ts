@@ -1,11 +1,9 @@
 import { context, propagation, ROOT_CONTEXT, SpanKind, SpanStatusCode, trace, type Span } from '@opentelemetry/api';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { ROUTINE_PATH } from './http';
 import { tracingEnabled } from './tracing';
 
 const httpTracer = trace.getTracer('@petstore/http');
-
-/** Scrapes and probes are not requests anyone follows: one span each would drown the traces. */
-const UNTRACED_PATHS = /^\/(metrics|health)(\/|\?|$)/;
 
 /** The server span of each request being handled; a request that ends (answered or aborted) ends its span once. */
 const serverSpans = new WeakMap<FastifyRequest, Span>();
@@ -24,7 +22,8 @@ const serverSpans = new WeakMap<FastifyRequest, Span>();
 export function traceHttpRequests(app: FastifyInstance): void {
   if (!tracingEnabled()) return;
   app.addHook('onRequest', (request, _reply, done) => {
-    if (UNTRACED_PATHS.test(request.url)) return done();
+    // Scrapes and probes are not requests anyone follows: one span each would drown the traces.
+    if (ROUTINE_PATH.test(request.url)) return done();
     const route = request.routeOptions.url;
     const parent = propagation.extract(ROOT_CONTEXT, request.headers);
     const span = httpTracer.startSpan(

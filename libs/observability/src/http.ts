@@ -25,8 +25,11 @@ export const httpRequestSeconds = processMetric(
     }),
 );
 
-/** Probes and scrapes: polled all day, so their lines are debug, not info. */
-const ROUTINE_ROUTE = /^\/(health|metrics)(\/|$)/;
+/**
+ * Probes and scrapes (a route or a request target): polled all day, so their lines are debug,
+ * not info, and they are not traced.
+ */
+export const ROUTINE_PATH = /^\/(health|metrics)(\/|\?|$)/;
 
 export interface ObserveHttpOptions {
   logger: Logger;
@@ -52,7 +55,7 @@ export function observeHttp(app: FastifyInstance, { logger, bindRequestId = fals
     const labels = { method: request.method, route, status };
     httpRequests.inc(labels);
     httpRequestSeconds.observe(labels, reply.elapsedTime / 1000);
-    const level = ROUTINE_ROUTE.test(route) ? 'debug' : 'info';
+    const level = ROUTINE_PATH.test(route) ? 'debug' : 'info';
     if (logger.isLevelEnabled(level)) {
       const durationMs = Math.round(reply.elapsedTime * 10) / 10;
       logger[level]({ ...labels, durationMs }, `${request.method} ${route} ${status} ${durationMs} ms`);

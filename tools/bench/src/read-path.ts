@@ -42,7 +42,6 @@ function readsOf(category: { id: number }) {
   ];
 }
 
-
 /** `baselineOptions`: how to start the baseline gateway build (BENCH_BASELINE_GATEWAY), as the stack's processes start. */
 export async function readPath(layout: Layout, category: { id: number }, processes: Processes, baselineOptions?: ProcessOptions): Promise<ReadResult[]> {
   log('read path');
