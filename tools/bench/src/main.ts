@@ -3,6 +3,7 @@ import { benchmark } from './bench';
 import { cpuProfileSummary } from './cpu-profile-summary';
 import { gatewayCpu } from './gateway-cpu';
 import { reportFromRaw } from './report';
+import { roundTripCost } from './round-trip-cost';
 
 export { userLoad } from './user-load';
 export { benchmark, cpuProfileSummary, gatewayCpu };
@@ -11,11 +12,12 @@ const COMMANDS: Record<string, (...args: string[]) => Promise<number>> = {
   'gateway-cpu': gatewayCpu,
   'cpu-profile-summary': cpuProfileSummary,
   report: reportFromRaw,
+  'round-trip-cost': roundTripCost,
 };
 
 /**
  * `node scripts/bench.mjs` (`npm run bench`): the whole benchmark; `node scripts/bench.mjs
- * gateway-cpu …`, `cpu-profile-summary …` or `report …`: one of its helper commands.
+ * gateway-cpu …`, `cpu-profile-summary …`, `report …` or `round-trip-cost …`: one of its helper commands.
  */
 export async function bench(command?: string, ...args: string[]): Promise<number> {
   if (command === undefined) return benchmark();

@@ -1,0 +1,107 @@
+// What one round trip between processes costs this host's CPU at a steady rate:
+// `node scripts/bench.mjs round-trip-cost [rates=100,250,1000,4000] [seconds=5]`.
+// A pipeline whose every order crosses N process boundaries pays at least N of these per order,
+// whatever its code does; the figure moves from host to host, so read the saga's CPU per order
+// at a fixed rate against it.
+import { spawn, type ChildProcess } from 'node:child_process';
+import * as net from 'node:net';
+import { once } from 'node:events';
+import { Client } from 'pg';
+import { cpuSpent, cpuUsPerRequest } from './cpu-accounting';
+import { sleep } from './figures';
+import { dueAfterMs, requestCount, waitBefore } from './paced-schedule';
+import { cpuOf, cpuSnapshot } from './proc-cpu';
+
+/** A process that echoes what each connection sends; it prints its port. */
+const ECHO_SERVER = `require('node:net').createServer((s) => s.on('data', (d) => s.write(d))).listen(0, '127.0.0.1', function () { console.log(this.address().port); });`;
+
+export interface RoundTripCost {
+  rate: number;
+  /** Two idle Node processes, 100 bytes each way over one loopback TCP connection: both processes' CPU. */
+  echoUs: number;
+  /** One single-row INSERT in its own transaction: the PostgreSQL backend's CPU, and the client's. */
+  commitUs: { postgres: number; client: number };
+}
+
+/** Sends `count` messages at `rate` a second, each when due, and waits for every answer. */
+async function paced(rate: number, count: number, send: (i: number) => Promise<unknown> | void): Promise<void> {
+  const start = Date.now();
+  const pending: Array<Promise<unknown> | void> = [];
+  for (let i = 0; i < count; i++) {
+    const wait = waitBefore(start + dueAfterMs(i, rate), Date.now());
+    if (wait > 0) await sleep(wait);
+    pending.push(send(i));
+  }
+  await Promise.all(pending);
+}
+
+async function startEcho(): Promise<{ child: ChildProcess; port: number }> {
+  const child = spawn(process.execPath, ['-e', ECHO_SERVER], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const [chunk] = (await once(child.stdout, 'data')) as [Buffer];
+  return { child, port: Number(String(chunk).trim()) };
+}
+
+/** CPU µs per echoed message, both processes; every message is answered before it returns. */
+export async function echoCost(rate: number, seconds: number): Promise<number> {
+  const { child, port } = await startEcho();
+  const socket = net.connect({ port, host: '127.0.0.1', noDelay: true });
+  try {
+    await once(socket, 'connect');
+    const message = Buffer.alloc(100, 1);
+    const count = requestCount(rate, seconds);
+    let received = 0;
+    const allBack = new Promise<void>((resolve) =>
+      socket.on('data', (data) => {
+        received += data.length;
+        if (received === count * message.length) resolve();
+      }),
+    );
+    const before = cpuOf(process.pid) + cpuOf(child.pid);
+    await paced(rate, count, () => void socket.write(message));
+    await allBack;
+    return Math.round(((cpuOf(process.pid) + cpuOf(child.pid) - before) * 1e6) / count);
+  } finally {
+    socket.destroy();
+    child.kill();
+  }
+}
+
+/** CPU µs per single-row autocommitted INSERT, PostgreSQL's backend and this process. */
+async function commitCost(databaseUrl: string, rate: number, seconds: number): Promise<RoundTripCost['commitUs']> {
+  const client = new Client({ connectionString: databaseUrl, application_name: 'round-trip-cost' });
+  await client.connect();
+  try {
+    await client.query('create temporary table round_trip (n int)');
+    const count = requestCount(rate, seconds);
+    const before = cpuSnapshot({});
+    // One connection runs one statement at a time: a statement due while the last runs follows it.
+    let previous: Promise<unknown> = Promise.resolve();
+    await paced(rate, count, (i) => (previous = previous.then(() => client.query('insert into round_trip values ($1)', [i]))));
+    const perStatement = cpuUsPerRequest(cpuSpent(before, cpuSnapshot({})), count);
+    return { postgres: perStatement.postgres ?? 0, client: perStatement['load generator'] ?? 0 };
+  } finally {
+    await client.end();
+  }
+}
+
+export async function roundTripCosts(rates: number[], seconds: number, databaseUrl: string): Promise<RoundTripCost[]> {
+  const costs: RoundTripCost[] = [];
+  for (const rate of rates) costs.push({ rate, echoUs: await echoCost(rate, seconds), commitUs: await commitCost(databaseUrl, rate, seconds) });
+  return costs;
+}
+
+export async function roundTripCost(ratesArg = '100,250,1000,4000', secondsArg = '5'): Promise<number> {
+  const rates = ratesArg.split(',').map(Number);
+  const seconds = Number(secondsArg);
+  if (rates.some((rate) => !(rate > 0)) || !(seconds > 0)) {
+    console.error('usage: node scripts/bench.mjs round-trip-cost [rates=100,250,1000,4000] [seconds=5]');
+    return 2;
+  }
+  const databaseUrl = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+  console.log('| messages/s | echo between two processes, CPU µs per round trip | single-row commit: PostgreSQL µs | the client µs |');
+  console.log('|---|---|---|---|');
+  for (const { rate, echoUs, commitUs } of await roundTripCosts(rates, seconds, databaseUrl)) {
+    console.log(`| ${rate} | ${echoUs} | ${commitUs.postgres} | ${commitUs.client} |`);
+  }
+  return 0;
+}
