@@ -8,11 +8,12 @@ import { BenchStack } from './bench-stack';
 import { benchCluster } from './cluster';
 import { checkStock, environment } from './database-figures';
 import { log, sleep } from './figures';
-import { API_KEY, IDLE_SECONDS, ORDER_PETS, SECTIONS, SETTINGS, STOCK_PER_PET } from './knobs';
+import { ADMIN_DATABASE_URL, API_KEY, IDLE_SECONDS, ORDER_PETS, SECTIONS, SETTINGS, STOCK_PER_PET } from './knobs';
 import { atRate, capacity, withWait } from './measure';
 import { memoryOf, peakRssSampler } from './memory';
 import { idleCpu } from './proc-cpu';
 import { readPath } from './read-path';
+import { ROUND_TRIP_RATES, roundTripCosts } from './round-trip-cost';
 import { writeReport } from './report';
 import type { BenchResults } from './results';
 import { startSagaFloor } from './saga-floor-process';
@@ -77,6 +78,8 @@ async function loadSections(stack: BenchStack, { category, orderPets }: Seeded, 
   }
   if (SECTIONS.has('cluster')) results.onePet = await capacity(onOnePet(ours, orderPets[0].id));
   if (SECTIONS.has('rates')) {
+    log(`what a round trip costs this host at ${ROUND_TRIP_RATES.join(' and ')} messages/s`);
+    results.roundTrips = await roundTripCosts(ROUND_TRIP_RATES, 3, ADMIN_DATABASE_URL);
     results.rates = [];
     for (const rate of SETTINGS.RATES) {
       log(`saga at ${rate} orders/s`);

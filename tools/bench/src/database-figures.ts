@@ -7,7 +7,7 @@ import * as pg from 'pg';
 import { ROOT, SERVICES } from '@petstore/stack';
 import type { Layout } from './bench-kafka';
 import { round, sleep } from './figures';
-import { STOCK_PER_PET } from './knobs';
+import { ADMIN_DATABASE_URL, STOCK_PER_PET } from './knobs';
 import type { apiClient } from './target';
 
 /** Every approved order took its units exactly once: stock + approved units = what was stocked. */
@@ -52,7 +52,7 @@ export async function messagingTables(layout: Layout): Promise<Record<string, { 
 }
 
 export async function environment() {
-  const client = new pg.Client({ connectionString: 'postgres://postgres@127.0.0.1:5432/postgres' });
+  const client = new pg.Client({ connectionString: ADMIN_DATABASE_URL });
   await client.connect();
   const { rows } = await client.query<{ server_version: string }>('show server_version');
   await client.end();

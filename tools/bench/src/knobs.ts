@@ -61,6 +61,8 @@ export const SECURED_REDIS_PORT = REDIS_PORT + 20_000;
 /** The cluster section's own brokers, beside the bench's ports (+20000): nodes on 29192, 29202, 29212. */
 export const BENCH_CLUSTER_KAFKA = { port: 29192, dataDir: path.join(CACHE, 'kafka-cluster-bench') };
 
+/** The machine's PostgreSQL as its superuser: the server's version, and a commit's cost on a temporary table. */
+export const ADMIN_DATABASE_URL = 'postgres://postgres@127.0.0.1:5432/postgres';
 export const ORDER_PETS = 30;
 export const STOCK_PER_PET = 1_000_000;
 export const API_KEY = `bench-${randomBytes(12).toString('hex')}`;

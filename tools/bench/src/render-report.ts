@@ -1,6 +1,6 @@
 // The figures of the main run as docs/BENCHMARKS.md shows them, section by section.
 import { cpuTotal } from './cpu-accounting';
-import { ratio } from './figures';
+import { ratio, round } from './figures';
 import { table } from './markdown';
 import { clusterReport } from './render-cluster';
 import type { BenchResults, CapacityResult, RateResult } from './results';
@@ -94,7 +94,7 @@ function tracingSection({ tracing: t }: BenchResults): string[] {
   ];
 }
 
-function ratesSection({ rates, floorRates, settings: s }: BenchResults): string[] {
+function ratesSection({ rates, floorRates, roundTrips, settings: s }: BenchResults): string[] {
   if (!rates && !floorRates) return [];
   const rateRows = (name: string, list: RateResult[]) =>
     list.map((r) => [name, r.offeredRate, r.achievedRate, r.created, r.failed, r.placementP50, r.placementP99, r.decidedPerSecond, `**${r.decisionP50}**`, `**${r.decisionP99}**`]);
@@ -117,7 +117,21 @@ function ratesSection({ rates, floorRates, settings: s }: BenchResults): string[
     out.push('', "CPU per decided order at each rate (ms, every process of the machine; at a low rate each order pays every hop's cycle by itself):", '');
     out.push(...table(['pipeline', 'offered/s', ...parts, 'in all'], measured.map(([name, r]) => [name, r.offeredRate, ...parts.map((part) => r.cpuMsPerOrder?.[part] ?? ''), `**${cpuTotal(r)}**`])));
   }
-  return out;
+  return [...out, ...roundTripLine(roundTrips)];
+}
+
+/** The host's own cost of a round trip at a low and a high rate, against which the CPU per order at each rate reads. */
+export function roundTripLine(roundTrips: BenchResults['roundTrips']): string[] {
+  if (!roundTrips || roundTrips.length < 2) return [];
+  const low = roundTrips[0];
+  const high = roundTrips[roundTrips.length - 1];
+  return [
+    '',
+    `What one round trip between processes costs this host's CPU, measured before the rates (\`node scripts/bench.mjs round-trip-cost\`, µs): ` +
+      `two otherwise idle processes echoing a message, ${low.echoUs} at ${low.rate}/s and ${high.echoUs} at ${high.rate}/s (**${round(low.echoUs / high.echoUs, 1)}×**); ` +
+      `a single-row commit, PostgreSQL's share, ${low.commitUs.postgres} and ${high.commitUs.postgres} (**${round(low.commitUs.postgres / high.commitUs.postgres, 1)}×**). ` +
+      'Every order crosses processes many times, in the stack and in the floor alike (see "What a round trip costs this host").',
+  ];
 }
 
 function waitSection({ wait }: BenchResults): string[] {

@@ -49,6 +49,10 @@ function fullRun(): BenchResults {
     capacity: capacity(500),
     onePet: capacity(300),
     rates: [rate(100), rate(250)],
+    roundTrips: [
+      { rate: 250, echoUs: 700, commitUs: { postgres: 300, client: 550 } },
+      { rate: 4000, echoUs: 60, commitUs: { postgres: 110, client: 90 } },
+    ],
     wait: [{ ...capacity(100), offeredRate: 100, achievedRate: 99.9, p50: 40, p99: 95, answers: 2000, decidedAnswers: 1990, applied: 2000, failed: 0 }],
     stockCheck: { pets: 30, stocked: 30_000_000, approvedUnits: 1234, remaining: 29_998_766, mismatches: 0, exact: true },
     idleCpu: { gateway: 0.5, orders: 1.25 },
@@ -141,6 +145,13 @@ describe('the report of a full run', () => {
     expect(main).toContain('| 100 | 99.9 | 2000 | 1990 | 2000 | **40** | **95** | 0 | 12.5 / 80.1 | 1.15 |');
     expect(main).toContain('Stock check after the load: 30 pets stocked with 30000000 units, 1234 units in approved orders, 29998766 left, 0 pets where stock + approved ≠ stocked — **exact**.');
     expect(main.slice(-4)).toEqual(['| process | RSS at rest | RSS peak under load | idle CPU (% of a core) |', '|---|---|---|---|', '| gateway | 120.5 | 180 | 0.5 |', '| orders | 140 | 210.2 | 1.25 |']);
+  });
+
+  it("states what a round trip costs the host at the low rate and the high one, after the rates' CPU", () => {
+    const line = main.find((text) => text.startsWith('What one round trip between processes costs'));
+    expect(line).toContain('700 at 250/s and 60 at 4000/s (**11.7×**)');
+    expect(line).toContain('PostgreSQL\'s share, 300 and 110 (**2.7×**)');
+    expect(main.indexOf(line ?? '')).toBeGreaterThan(main.indexOf('| pipeline | offered/s | gateway | orders | postgres | in all |'));
   });
 
   it("renders tracing on at every trace and at the chart's share beside off", () => {

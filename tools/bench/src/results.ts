@@ -1,5 +1,6 @@
 // What a run measured, as docs/bench/raw-*.json keeps it and the report renders it.
 import type { ReadResult } from './read-path';
+import type { RoundTripCost } from './round-trip-cost';
 import type { Ratio, SecurityRatios } from './security-ratios';
 import type { Spread } from './cluster-spread';
 import type { Settings } from './knobs';
@@ -88,6 +89,8 @@ export interface BenchResults {
   capacity?: CapacityResult;
   onePet?: CapacityResult;
   rates?: RateResult[];
+  /** What one round trip between processes costs the host at the low rate and at a high one, measured before the rates. */
+  roundTrips?: RoundTripCost[];
   wait?: WaitResult[];
   soak?: { rate: number; minutes: (RateResult & { minute: number })[]; tablesAtStart: Tables; tablesAtEnd: Tables };
   stockCheck?: { pets: number; stocked: number; approvedUnits: number; remaining: number; mismatches: number; exact: boolean };

@@ -10,7 +10,12 @@ import { Client } from 'pg';
 import { cpuSpent, cpuUsPerRequest } from './cpu-accounting';
 import { sleep } from './figures';
 import { dueAfterMs, requestCount, waitBefore } from './paced-schedule';
+import { ADMIN_DATABASE_URL } from './knobs';
 import { cpuOf, cpuSnapshot } from './proc-cpu';
+import { LOW_RATE } from './saga-targets';
+
+/** What a full run measures: the saga targets' low rate, and one at which nothing has time to sleep. */
+export const ROUND_TRIP_RATES = [LOW_RATE, 4000];
 
 /** A process that echoes what each connection sends; it prints its port. */
 const ECHO_SERVER = `require('node:net').createServer((s) => s.on('data', (d) => s.write(d))).listen(0, '127.0.0.1', function () { console.log(this.address().port); });`;
@@ -84,6 +89,7 @@ async function commitCost(databaseUrl: string, rate: number, seconds: number): P
   }
 }
 
+/** Each rate in turn: the echo, then the commit, `seconds` each. */
 export async function roundTripCosts(rates: number[], seconds: number, databaseUrl: string): Promise<RoundTripCost[]> {
   const costs: RoundTripCost[] = [];
   for (const rate of rates) costs.push({ rate, echoUs: await echoCost(rate, seconds), commitUs: await commitCost(databaseUrl, rate, seconds) });
@@ -97,7 +103,7 @@ export async function roundTripCost(ratesArg = '100,250,1000,4000', secondsArg =
     console.error('usage: node scripts/bench.mjs round-trip-cost [rates=100,250,1000,4000] [seconds=5]');
     return 2;
   }
-  const databaseUrl = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+  const databaseUrl = process.env.DATABASE_URL ?? ADMIN_DATABASE_URL;
   console.log('| messages/s | echo between two processes, CPU µs per round trip | single-row commit: PostgreSQL µs | the client µs |');
   console.log('|---|---|---|---|');
   for (const { rate, echoUs, commitUs } of await roundTripCosts(rates, seconds, databaseUrl)) {

@@ -19,7 +19,7 @@ const SAGA_TARGETS = {
   readsOfFloor: 0.6,
   tracingOnOfOff: 0.8,
 } as const;
-const LOW_RATE = 250;
+export const LOW_RATE = 250;
 const HIGH_RATE = 1000;
 
 const atRate = (list: RateResult[] | undefined, rate: number) => list?.find((r) => r.offeredRate === rate);
