@@ -121,7 +121,7 @@ function ratesSection({ rates, floorRates, roundTrips, settings: s }: BenchResul
 }
 
 /** The host's own cost of a round trip at a low and a high rate, against which the CPU per order at each rate reads. */
-export function roundTripLine(roundTrips: BenchResults['roundTrips']): string[] {
+function roundTripLine(roundTrips: BenchResults['roundTrips']): string[] {
   if (!roundTrips || roundTrips.length < 2) return [];
   const low = roundTrips[0];
   const high = roundTrips[roundTrips.length - 1];

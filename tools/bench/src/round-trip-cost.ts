@@ -1,6 +1,6 @@
 // What one round trip between processes costs this host's CPU at a steady rate:
 // `node scripts/bench.mjs round-trip-cost [rates=100,250,1000,4000] [seconds=5]`.
-// A pipeline whose every order crosses N process boundaries pays at least N of these per order,
+// A pipeline pays one of these for every hop of an order that finds the other side asleep,
 // whatever its code does; the figure moves from host to host, so read the saga's CPU per order
 // at a fixed rate against it.
 import { spawn, type ChildProcess } from 'node:child_process';
@@ -17,8 +17,11 @@ import { LOW_RATE } from './saga-targets';
 /** What a full run measures: the saga targets' low rate, and one at which nothing has time to sleep. */
 export const ROUND_TRIP_RATES = [LOW_RATE, 4000];
 
-/** A process that echoes what each connection sends; it prints its port. */
-const ECHO_SERVER = `require('node:net').createServer((s) => s.on('data', (d) => s.write(d))).listen(0, '127.0.0.1', function () { console.log(this.address().port); });`;
+/**
+ * A process that echoes what each connection sends; it writes its port. As text: console.log would
+ * colour a number when FORCE_COLOR is set, as Nx sets it for its tasks.
+ */
+const ECHO_SERVER = `require('node:net').createServer((s) => s.on('data', (d) => s.write(d))).listen(0, '127.0.0.1', function () { process.stdout.write(this.address().port + '\\n'); });`;
 
 export interface RoundTripCost {
   rate: number;
@@ -40,35 +43,49 @@ async function paced(rate: number, count: number, send: (i: number) => Promise<u
   await Promise.all(pending);
 }
 
-async function startEcho(): Promise<{ child: ChildProcess; port: number }> {
+/** The echo process, and its port once it listens. */
+function startEcho(): { child: ChildProcess; port: Promise<number> } {
   const child = spawn(process.execPath, ['-e', ECHO_SERVER], { stdio: ['ignore', 'pipe', 'inherit'] });
-  const [chunk] = (await once(child.stdout, 'data')) as [Buffer];
-  return { child, port: Number(String(chunk).trim()) };
+  const written = once(child.stdout, 'data').then(([chunk]: Buffer[]) => String(chunk));
+  const exited = once(child, 'exit').then(([code]) => Promise.reject(new Error(`the echo process ended (${code}) before it listened`)));
+  const port = Promise.race([written, exited]).then((text) => {
+    const port = Number(text.trim());
+    if (!Number.isInteger(port)) throw new Error(`the echo process wrote ${JSON.stringify(text)}, not its port`);
+    return port;
+  });
+  return { child, port };
 }
 
 /** CPU µs per echoed message, both processes; every message is answered before it returns. */
 export async function echoCost(rate: number, seconds: number): Promise<number> {
-  const { child, port } = await startEcho();
-  const socket = net.connect({ port, host: '127.0.0.1', noDelay: true });
+  const echo = startEcho();
   try {
-    await once(socket, 'connect');
-    const message = Buffer.alloc(100, 1);
-    const count = requestCount(rate, seconds);
-    let received = 0;
-    const allBack = new Promise<void>((resolve) =>
-      socket.on('data', (data) => {
-        received += data.length;
-        if (received === count * message.length) resolve();
-      }),
-    );
-    const before = cpuOf(process.pid) + cpuOf(child.pid);
-    await paced(rate, count, () => void socket.write(message));
-    await allBack;
-    return Math.round(((cpuOf(process.pid) + cpuOf(child.pid) - before) * 1e6) / count);
+    const socket = net.connect({ port: await echo.port, host: '127.0.0.1', noDelay: true });
+    try {
+      await once(socket, 'connect');
+      return await echoed(socket, echo.child, rate, seconds);
+    } finally {
+      socket.destroy();
+    }
   } finally {
-    socket.destroy();
-    child.kill();
+    echo.child.kill();
   }
+}
+
+async function echoed(socket: net.Socket, child: ChildProcess, rate: number, seconds: number): Promise<number> {
+  const message = Buffer.alloc(100, 1);
+  const count = requestCount(rate, seconds);
+  let received = 0;
+  const allBack = new Promise<void>((resolve) =>
+    socket.on('data', (data) => {
+      received += data.length;
+      if (received === count * message.length) resolve();
+    }),
+  );
+  const before = cpuOf(process.pid) + cpuOf(child.pid);
+  await paced(rate, count, () => void socket.write(message));
+  await allBack;
+  return Math.round(((cpuOf(process.pid) + cpuOf(child.pid) - before) * 1e6) / count);
 }
 
 /** CPU µs per single-row autocommitted INSERT, PostgreSQL's backend and this process. */
