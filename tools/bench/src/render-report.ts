@@ -1,10 +1,10 @@
 // The figures of the main run as docs/BENCHMARKS.md shows them, section by section.
 import { cpuTotal } from './cpu-accounting';
-import { ratio, round } from './figures';
+import { ratio } from './figures';
 import { table } from './markdown';
 import { clusterReport } from './render-cluster';
 import type { BenchResults, CapacityResult, RateResult } from './results';
-import { sagaTargetVerdicts } from './saga-targets';
+import { roundTripSpread, sagaTargetVerdicts } from './saga-targets';
 
 /** The line every block of the report starts with: when, on what, and where the raw figures are. */
 export function runLine({ startedAt, environment: e }: BenchResults, rawLink: string): string {
@@ -122,14 +122,14 @@ function ratesSection({ rates, floorRates, roundTrips, settings: s }: BenchResul
 
 /** The host's own cost of a round trip at a low and a high rate, against which the CPU per order at each rate reads. */
 function roundTripLine(roundTrips: BenchResults['roundTrips']): string[] {
-  if (!roundTrips || roundTrips.length < 2) return [];
-  const low = roundTrips[0];
-  const high = roundTrips[roundTrips.length - 1];
+  const spread = roundTripSpread(roundTrips);
+  if (!spread) return [];
+  const { low, high } = spread;
   return [
     '',
     `What one round trip between processes costs this host's CPU, measured before the rates (\`node scripts/bench.mjs round-trip-cost\`, µs): ` +
-      `two otherwise idle processes echoing a message, ${low.echoUs} at ${low.rate}/s and ${high.echoUs} at ${high.rate}/s (**${round(low.echoUs / high.echoUs, 1)}×**); ` +
-      `a single-row commit, PostgreSQL's share, ${low.commitUs.postgres} and ${high.commitUs.postgres} (**${round(low.commitUs.postgres / high.commitUs.postgres, 1)}×**). ` +
+      `two otherwise idle processes echoing a message, ${low.echoUs} at ${low.rate}/s and ${high.echoUs} at ${high.rate}/s (**${spread.echoTimes}×**); ` +
+      `a single-row commit, PostgreSQL's share, ${low.commitUs.postgres} and ${high.commitUs.postgres} (**${spread.commitTimes}×**). ` +
       'Every order crosses processes many times, in the stack and in the floor alike (see "What a round trip costs this host").',
   ];
 }

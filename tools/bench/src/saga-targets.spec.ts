@@ -83,6 +83,17 @@ describe("the lean saga's targets", () => {
     ]);
   });
 
+  it("add what a round trip costs the host to the CPU figure when it was measured", () => {
+    const results = run(true);
+    results.roundTrips = [
+      { rate: 250, echoUs: 700, commitUs: { postgres: 300, client: 550 } },
+      { rate: 4000, echoUs: 60, commitUs: { postgres: 110, client: 90 } },
+    ];
+    expect(sagaTargetVerdicts(results)[3].figure).toBe(
+      '1.2 against 0.6 ms: **2×** (floor 4.8 against 0.6 ms: 8×); on this host a round trip between idle processes costs 11.7× more at 250/s than at 4000/s',
+    );
+  });
+
   it("add the chart's share of traces to the tracing figure when it was measured", () => {
     const results = run(true);
     results.tracing = { ...(results.tracing as NonNullable<BenchResults['tracing']>), sampled: { ratio: 0.1, on: capacity(2700), spansReceived: 1, spansPerOrder: 0.6, onToOff: 0.9 } };

@@ -1,7 +1,7 @@
 // The lean saga's targets, each beside what one run measured and whether it was met, so that a
 // full run reports every target at once from its own figures (floors of the same run).
 import { cpuTotal } from './cpu-accounting';
-import { ratio } from './figures';
+import { ratio, round } from './figures';
 import type { BenchResults, Decisions, RateResult } from './results';
 
 export interface TargetVerdict {
@@ -27,6 +27,14 @@ const atRate = (list: RateResult[] | undefined, rate: number) => list?.find((r) 
 const ratioOf = (a: number | null | undefined, b: number | null | undefined) => (a && b ? ratio(a, b) : null);
 const thousands = (n: number) => n.toLocaleString('en-US');
 
+/** The round trips a run measured at the low rate and at the high one, and how much dearer the low rate's echo is. */
+export function roundTripSpread(roundTrips: BenchResults['roundTrips']) {
+  if (!roundTrips || roundTrips.length < 2) return undefined;
+  const low = roundTrips[0];
+  const high = roundTrips[roundTrips.length - 1];
+  return { low, high, echoTimes: round(low.echoUs / high.echoUs, 1), commitTimes: round(low.commitUs.postgres / high.commitUs.postgres, 1) };
+}
+
 function p99Targets({ rates, floorRates }: BenchResults): TargetVerdict[] {
   const verdicts: TargetVerdict[] = [];
   for (const rate of [LOW_RATE, HIGH_RATE]) {
@@ -51,17 +59,19 @@ function p99Targets({ rates, floorRates }: BenchResults): TargetVerdict[] {
 }
 
 /** CPU per order at the low rate over that at capacity: each order paying every hop's cycle alone shows here. */
-function cpuTarget({ rates, capacity, floorRates, floorCapacity }: BenchResults): TargetVerdict[] {
+function cpuTarget({ rates, capacity, floorRates, floorCapacity, roundTrips }: BenchResults): TargetVerdict[] {
   const lowToCapacity = (low: Decisions | undefined, atCapacity: Decisions | undefined) =>
     low?.cpuMsPerOrder && atCapacity?.cpuMsPerOrder ? { low: cpuTotal(low), capacity: cpuTotal(atCapacity), times: ratioOf(cpuTotal(low), cpuTotal(atCapacity)) } : undefined;
   const stack = lowToCapacity(atRate(rates, LOW_RATE), capacity);
   if (!stack || stack.times === null) return [];
   const floor = lowToCapacity(atRate(floorRates, LOW_RATE), floorCapacity);
   const floorText = floor?.times != null ? ` (floor ${floor.low} against ${floor.capacity} ms: ${floor.times}×)` : '';
+  const spread = roundTripSpread(roundTrips);
+  const hostText = spread ? `; on this host a round trip between idle processes costs ${spread.echoTimes}× more at ${spread.low.rate}/s than at ${spread.high.rate}/s` : '';
   return [
     {
       target: `CPU per decided order at ${LOW_RATE}/s ≤ ${SAGA_TARGETS.cpuAtLowRateOfCapacity}× the stack's at capacity`,
-      figure: `${stack.low} against ${stack.capacity} ms: **${stack.times}×**${floorText}`,
+      figure: `${stack.low} against ${stack.capacity} ms: **${stack.times}×**${floorText}${hostText}`,
       met: stack.times <= SAGA_TARGETS.cpuAtLowRateOfCapacity,
     },
   ];
