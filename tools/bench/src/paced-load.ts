@@ -4,7 +4,7 @@
 // second, so "100 orders/s" arrived as a burst of 100 once a second.
 import * as http from 'node:http';
 import { percentile } from './figures';
-import { dueAfterMs, requestCount, waitBefore } from './paced-schedule';
+import { requestCount, sendEvenly } from './paced-schedule';
 
 export type OnResponse = (status: number, body: string, headers: http.IncomingHttpHeaders) => void;
 
@@ -67,15 +67,7 @@ export async function pacedLoad({ url, method = 'POST', headers = {}, body, rate
     });
 
   const startedAt = performance.now();
-  const answers: Promise<void>[] = [];
-  const total = requestCount(rate, durationSeconds);
-  for (let i = 0; i < total; i += 1) {
-    const dueAt = startedAt + dueAfterMs(i, rate);
-    const wait = waitBefore(dueAt, performance.now());
-    if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
-    answers.push(send(dueAt));
-  }
-  await Promise.all(answers);
+  await Promise.all(await sendEvenly(rate, requestCount(rate, durationSeconds), (_, dueAt) => send(dueAt)));
   const elapsed = (performance.now() - startedAt) / 1000;
   agent.destroy();
   latencies.sort((a, b) => a - b);

@@ -8,8 +8,7 @@ import * as net from 'node:net';
 import { once } from 'node:events';
 import { Client } from 'pg';
 import { cpuSpent, cpuUsPerRequest } from './cpu-accounting';
-import { sleep } from './figures';
-import { dueAfterMs, requestCount, waitBefore } from './paced-schedule';
+import { requestCount, sendEvenly } from './paced-schedule';
 import { ADMIN_DATABASE_URL } from './knobs';
 import { cpuOf, cpuSnapshot } from './proc-cpu';
 import { LOW_RATE } from './saga-targets';
@@ -29,18 +28,6 @@ export interface RoundTripCost {
   echoUs: number;
   /** One single-row INSERT in its own transaction: the PostgreSQL backend's CPU, and the client's. */
   commitUs: { postgres: number; client: number };
-}
-
-/** Sends `count` messages at `rate` a second, each when due, and waits for every answer. */
-async function paced(rate: number, count: number, send: (i: number) => Promise<unknown> | void): Promise<void> {
-  const start = Date.now();
-  const pending: Array<Promise<unknown> | void> = [];
-  for (let i = 0; i < count; i++) {
-    const wait = waitBefore(start + dueAfterMs(i, rate), Date.now());
-    if (wait > 0) await sleep(wait);
-    pending.push(send(i));
-  }
-  await Promise.all(pending);
 }
 
 /** The echo process, and its port once it listens. */
@@ -83,7 +70,7 @@ async function echoed(socket: net.Socket, child: ChildProcess, rate: number, sec
     }),
   );
   const before = cpuOf(process.pid) + cpuOf(child.pid);
-  await paced(rate, count, () => void socket.write(message));
+  await sendEvenly(rate, count, () => socket.write(message));
   await allBack;
   return Math.round(((cpuOf(process.pid) + cpuOf(child.pid) - before) * 1e6) / count);
 }
@@ -98,7 +85,7 @@ async function commitCost(databaseUrl: string, rate: number, seconds: number): P
     const before = cpuSnapshot({});
     // One connection runs one statement at a time: a statement due while the last runs follows it.
     let previous: Promise<unknown> = Promise.resolve();
-    await paced(rate, count, (i) => (previous = previous.then(() => client.query('insert into round_trip values ($1)', [i]))));
+    await Promise.all(await sendEvenly(rate, count, (i) => (previous = previous.then(() => client.query('insert into round_trip values ($1)', [i])))));
     const perStatement = cpuUsPerRequest(cpuSpent(before, cpuSnapshot({})), count);
     return { postgres: perStatement.postgres ?? 0, client: perStatement['load generator'] ?? 0 };
   } finally {

@@ -10,7 +10,7 @@
 import * as fs from 'node:fs';
 import * as pg from 'pg';
 import { percentile } from './figures';
-import { dueAfterMs, requestCount, waitBefore } from './paced-schedule';
+import { requestCount, sendEvenly } from './paced-schedule';
 import { apiClient } from './target';
 
 const USAGE = `usage: node scripts/user-load.mjs [rate=250] [seconds=20]
@@ -84,13 +84,7 @@ export async function userLoad(...args: string[]): Promise<number> {
   const before = cpuTimes();
   const ownBefore = process.cpuUsage();
   const startedAt = performance.now();
-  const sent: Promise<void>[] = [];
-  for (let i = 0; i < requestCount(rate, seconds); i += 1) {
-    const dueAt = startedAt + dueAfterMs(i, rate);
-    const wait = waitBefore(dueAt, performance.now());
-    if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
-    sent.push(placeOrder(dueAt));
-  }
+  const sent = await sendEvenly(rate, requestCount(rate, seconds), (_, dueAt) => placeOrder(dueAt));
   const after = cpuTimes();
   await Promise.all(sent);
   const own = process.cpuUsage(ownBefore);
