@@ -82,6 +82,23 @@ describe('the OTLP receiver', () => {
     expect(receiver.spans()).toEqual(EXPECTED);
   });
 
+  it('counts the spans of every resource and scope without keeping them, as the benchmark runs it', async () => {
+    const counting = await startOtlpReceiver({ keepSpans: false });
+    try {
+      const inventorySpan = span('inventory.stock.v1 send', '00f067aa0ba902b9', { resource: resourceFromAttributes({ 'service.name': 'inventory' }) });
+      const body = Buffer.from(ProtobufTraceSerializer.serializeRequest([...SPANS, inventorySpan]) as Uint8Array);
+      const sent = await fetch(`${counting.url}/v1/traces`, { method: 'POST', headers: { 'content-type': 'application/x-protobuf' }, body });
+      expect(sent.status).toBe(200);
+      expect(counting.count()).toBe(3);
+      expect(counting.spans()).toEqual([]);
+      const cut = await fetch(`${counting.url}/v1/traces`, { method: 'POST', headers: { 'content-type': 'application/x-protobuf' }, body: body.subarray(0, body.length - 9) });
+      expect(cut.status).toBe(400);
+      expect(counting.count()).toBe(3);
+    } finally {
+      await counting.close();
+    }
+  });
+
   it('refuses other bodies, and a protobuf cut short', async () => {
     expect((await post('text/plain', new TextEncoder().encode('spans'))).status).toBe(415);
     const whole = ProtobufTraceSerializer.serializeRequest(SPANS) as Uint8Array;
