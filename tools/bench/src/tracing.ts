@@ -32,8 +32,10 @@ const onToOff = (on: CapacityResult, off: CapacityResult) => ratio(on.decidedPer
 
 /**
  * Capacity without tracing, then on a stack restarted to export every span over OTLP/HTTP (SDK
- * defaults: batches of 512, 5 s delay, queue 2048) to a receiver in this process that parses and
- * counts them, as a local collector would; then again keeping the chart's share of new traces.
+ * defaults: batches of 512, 5 s delay, queue 2048) to a receiver in this process that counts them
+ * from the protobuf's framing; then again keeping the chart's share of new traces. The collector
+ * runs outside the store (the chart's `tracing.otlpEndpoint`), so its decoding is not the store's
+ * cost, and decoding here took the stack's cores from it.
  * The ratios are what tracing costs.
  */
 export async function tracingCost(stack: BenchStack, target: Target) {
