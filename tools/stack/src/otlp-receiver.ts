@@ -1,6 +1,6 @@
-// A tiny OTLP/HTTP receiver for traces, in protobuf (what the services export) or JSON: it
-// keeps the spans in memory so the end-to-end tests and the benchmarks can point the stack's
-// OTEL_EXPORTER_OTLP_ENDPOINT at it and read back what each process exported.
+// A tiny OTLP/HTTP receiver for traces, in protobuf (what the services export) or JSON: the
+// end-to-end tests point the stack's OTEL_EXPORTER_OTLP_ENDPOINT at it and read back what each
+// process exported; the benchmarks point it there and count the spans.
 import * as http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import * as zlib from 'node:zlib';
