@@ -181,7 +181,7 @@ export function decodeTraceRequest(buffer: Buffer): ExportTraceServiceRequest {
 /**
  * How many spans an ExportTraceServiceRequest in protobuf holds, read from its framing alone:
  * a receiver that only counts (the benchmark's) shares the machine with the processes it
- * measures, and decoding every attribute of every span cost it more than the spans' export.
+ * measures, and decoding every attribute of every span took a good share of their cores.
  */
 export function countTraceRequestSpans(buffer: Buffer): number {
   let count = 0;

@@ -114,21 +114,17 @@ export function startOtlpReceiver({ port = 0, host = '127.0.0.1', keepSpans = tr
     try {
       if (request.method === 'POST' && url.pathname === '/v1/traces') {
         const type = String(request.headers['content-type']);
-        const parse: ((body: Buffer) => ExportTraceServiceRequest) | undefined = type.startsWith('application/x-protobuf')
-          ? decodeTraceRequest
-          : type.startsWith('application/json')
-            ? (body) => JSON.parse(body.toString('utf8'))
-            : undefined;
-        if (!parse) return answer(415, { message: 'This receiver takes OTLP protobuf or JSON' });
+        const protobuf = type.startsWith('application/x-protobuf');
+        if (!protobuf && !type.startsWith('application/json')) return answer(415, { message: 'This receiver takes OTLP protobuf or JSON' });
         const body = await readBody(request);
-        if (keepSpans || parse !== decodeTraceRequest) {
-          const batch = spansOf(parse(body));
+        if (protobuf && !keepSpans) {
+          received += countTraceRequestSpans(body);
+        } else {
+          const batch = spansOf(protobuf ? decodeTraceRequest(body) : (JSON.parse(body.toString('utf8')) as ExportTraceServiceRequest));
           received += batch.length;
           if (keepSpans) spans.push(...batch);
-        } else {
-          received += countTraceRequestSpans(body);
         }
-        if (parse !== decodeTraceRequest) return answer(200, {});
+        if (!protobuf) return answer(200, {});
         // An empty ExportTraceServiceResponse: all spans accepted.
         response.writeHead(200, { 'content-type': 'application/x-protobuf' });
         return response.end();
