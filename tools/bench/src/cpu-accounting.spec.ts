@@ -1,4 +1,4 @@
-import { type CpuSnapshot, cpuMsPerOrder, cpuSecondsOfStat, cpuSpent, cpuTotal, cpuUsPerRequest, USER_HZ } from './cpu-accounting';
+import { type CpuSnapshot, contextSwitchesOfStatus, cpuMsPerOrder, cpuSecondsOfStat, cpuSpent, cpuTotal, cpuUsPerRequest, switchesPerOrder, switchesTotal, USER_HZ } from './cpu-accounting';
 
 /** A /proc/<pid>/stat line with `utime` and `stime` (clock ticks) in fields 14 and 15. */
 const stat = (pid: number, comm: string, utime: number, stime: number) =>
@@ -17,20 +17,34 @@ describe('CPU from /proc/<pid>/stat', () => {
   });
 });
 
+describe('Context switches from /proc/<pid>/task/<tid>/status', () => {
+  const status = (voluntary: number, nonvoluntary: number) =>
+    `Name:\tnode\nState:\tS (sleeping)\nTgid:\t42\nPid:\t43\nThreads:\t11\nvoluntary_ctxt_switches:\t${voluntary}\nnonvoluntary_ctxt_switches:\t${nonvoluntary}\n`;
+
+  it('adds the times a thread waited and the times it was made to give up its core', () => {
+    expect(contextSwitchesOfStatus(status(1200, 34))).toBe(1234);
+  });
+
+  it('counts nothing where the kernel gives no counts', () => {
+    expect(contextSwitchesOfStatus('Name:\tnode\n')).toBe(0);
+  });
+});
+
 describe('CPU per order and per request', () => {
   const before: CpuSnapshot = new Map([
-    ['100', { part: 'orders', cpu: 10 }],
-    ['200', { part: 'postgres', cpu: 4 }],
-    ['201', { part: 'postgres', cpu: 1 }],
-    ['300', { part: 'load generator', cpu: 2 }],
+    ['100', { part: 'orders', cpu: 10, switches: 5000 }],
+    ['200', { part: 'postgres', cpu: 4, switches: 700 }],
+    ['201', { part: 'postgres', cpu: 1, switches: 300 }],
+    ['300', { part: 'load generator', cpu: 2, switches: 90 }],
   ]);
   const after: CpuSnapshot = new Map([
-    ['100', { part: 'orders', cpu: 12 }],
-    ['200', { part: 'postgres', cpu: 4.5 }],
-    ['201', { part: 'postgres', cpu: 1.25 }],
+    ['100', { part: 'orders', cpu: 12, switches: 13_000 }],
+    ['200', { part: 'postgres', cpu: 4.5, switches: 4700 }],
+    ['201', { part: 'postgres', cpu: 1.25, switches: 2300 }],
     // a backend that started during the run counts from zero
-    ['202', { part: 'postgres', cpu: 0.25 }],
-    ['300', { part: 'load generator', cpu: 2 }],
+    ['202', { part: 'postgres', cpu: 0.25, switches: 1000 }],
+    // a process whose threads ended during the run counts nothing, not less
+    ['300', { part: 'load generator', cpu: 2, switches: 40 }],
   ]);
 
   it('sums what each part spent between two snapshots', () => {
@@ -45,6 +59,13 @@ describe('CPU per order and per request', () => {
 
   it('gives µs per request of the parts that worked', () => {
     expect(cpuUsPerRequest(cpuSpent(before, after), 10_000)).toEqual({ orders: 200, postgres: 100 });
+  });
+
+  it('gives context switches per decided order (one decimal), one order at least', () => {
+    expect(switchesPerOrder(before, after, 1000)).toEqual({ orders: 8, postgres: 7, 'load generator': 0 });
+    expect(switchesPerOrder(before, after, 0)).toEqual({ orders: 8000, postgres: 7000, 'load generator': 0 });
+    expect(switchesTotal({ switchesPerOrder: { orders: 8.2, postgres: 7.05, kafka: 0.04 } })).toBe(15.3);
+    expect(switchesTotal({})).toBe(0);
   });
 
   it('totals a run over every part', () => {

@@ -13,14 +13,39 @@ export function cpuSecondsOfStat(stat: string): number {
   return (Number(fields[11]) + Number(fields[12])) / USER_HZ;
 }
 
-/** CPU seconds used so far by each process, by pid, with the part of the machine it belongs to. */
-export type CpuSnapshot = Map<string, { part: string; cpu: number }>;
+/**
+ * Context switches of one thread so far, from the text of its /proc/<pid>/task/<tid>/status:
+ * the times it gave up a core to wait (voluntary) and the times it was made to (nonvoluntary).
+ * Each one is the thread put to sleep and woken again, which is what a process pays per wake-up.
+ */
+export function contextSwitchesOfStatus(status: string): number {
+  const count = (line: RegExp) => Number(line.exec(status)?.[1] ?? 0);
+  return count(/^voluntary_ctxt_switches:\s+(\d+)/m) + count(/^nonvoluntary_ctxt_switches:\s+(\d+)/m);
+}
 
-/** CPU seconds each part used between two snapshots (a process that started meanwhile counts from zero). */
+/** CPU seconds and context switches (every thread) of each process so far, by pid, with the part of the machine it belongs to. */
+export type CpuSnapshot = Map<string, { part: string; cpu: number; switches: number }>;
+
+/**
+ * What each part used of one reading between two snapshots. A process that started meanwhile
+ * counts from zero; one whose threads ended meanwhile counts nothing rather than less than
+ * nothing (a process's CPU keeps its ended threads' time, its context switches do not).
+ */
+function usedBetween(before: CpuSnapshot, after: CpuSnapshot, reading: 'cpu' | 'switches'): Record<string, number> {
+  const used: Record<string, number> = {};
+  for (const [pid, now] of after) used[now.part] = (used[now.part] ?? 0) + Math.max(0, now[reading] - (before.get(pid)?.[reading] ?? 0));
+  return used;
+}
+
+/** CPU seconds each part used between two snapshots. */
 export function cpuSpent(before: CpuSnapshot, after: CpuSnapshot): Record<string, number> {
-  const spent: Record<string, number> = {};
-  for (const [pid, { part, cpu }] of after) spent[part] = (spent[part] ?? 0) + cpu - (before.get(pid)?.cpu ?? 0);
-  return spent;
+  return usedBetween(before, after, 'cpu');
+}
+
+/** Each part's context switches per decided order (one decimal) between two snapshots; no decisions count as one. */
+export function switchesPerOrder(before: CpuSnapshot, after: CpuSnapshot, decided: number): Record<string, number> {
+  const made = usedBetween(before, after, 'switches');
+  return Object.fromEntries(Object.entries(made).map(([part, switches]) => [part, Number((switches / Math.max(1, decided)).toFixed(1))]));
 }
 
 /** Each part's CPU per decided order (ms, two decimals); no decisions count as one. */
@@ -35,6 +60,11 @@ export function cpuUsPerRequest(spent: Record<string, number>, requests: number)
       .filter(([, seconds]) => seconds > 0)
       .map(([part, seconds]) => [part, Math.round((seconds * 1e6) / Math.max(1, requests))]),
   );
+}
+
+/** All the context switches of the machine per decided order. */
+export function switchesTotal(figures: { switchesPerOrder?: Record<string, number> }): number {
+  return Number(Object.values(figures.switchesPerOrder ?? {}).reduce((total, count) => total + count, 0).toFixed(1));
 }
 
 /** All the CPU the machine spent per decided order (ms). */

@@ -4,7 +4,7 @@ import type { ChildProcess } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { redisDir } from '@petstore/stack';
-import { type CpuSnapshot, cpuMsPerOrder, cpuSecondsOfStat, cpuSpent } from './cpu-accounting';
+import { type CpuSnapshot, contextSwitchesOfStatus, cpuMsPerOrder, cpuSecondsOfStat, cpuSpent, switchesPerOrder } from './cpu-accounting';
 import { round, shareOfCore, sleep } from './figures';
 import { isBenchClusterBroker } from './cluster-brokers';
 import { KAFKA_DATA_DIR, SECURED_REDIS_PORT, UNSECURED_BUS } from './knobs';
@@ -27,6 +27,25 @@ export function cpuOf(pid: number | string | undefined): number {
     return 0;
   }
 }
+
+/** Context switches every thread of a process has made so far (0 once it is gone). */
+function switchesOf(pid: number | string | undefined): number {
+  try {
+    const tasks = fs.readdirSync(`/proc/${pid}/task`);
+    return tasks.reduce((total, task) => {
+      try {
+        return total + contextSwitchesOfStatus(fs.readFileSync(`/proc/${pid}/task/${task}/status`, 'utf8'));
+      } catch {
+        return total; // the thread ended meanwhile
+      }
+    }, 0);
+  } catch {
+    return 0;
+  }
+}
+
+/** A process's readings for a snapshot. */
+const readingsOf = (part: string, pid: number | string | undefined) => ({ part, cpu: cpuOf(pid), switches: switchesOf(pid) });
 
 /** Resident memory of a process (MiB), null once it is gone. */
 export function rssMiB(pid: number | undefined): number | null {
@@ -60,20 +79,20 @@ const isBroker = (cmdline: string) =>
   cmdline.includes(`${KAFKA_DATA_DIR}/server.properties`) || cmdline.includes(`${UNSECURED_BUS.kafka.dataDir}/server.properties`) || isBenchClusterBroker(cmdline);
 
 /**
- * CPU seconds used so far by each process of the stack, of the local PostgreSQL server (each
- * backend), of the stack's Kafka broker(s), of the NATS server, of the bench's Redis and of this
- * process (the load generator), by pid.
+ * CPU seconds used and context switches made so far by each process of the stack, of the local
+ * PostgreSQL server (each backend), of the stack's Kafka broker(s), of the NATS server, of the
+ * bench's Redis and of this process (the load generator), by pid.
  */
 export function cpuSnapshot(processes: Processes): CpuSnapshot {
-  const snapshot: CpuSnapshot = new Map(Object.entries(processes).map(([name, child]) => [String(child.pid), { part: name, cpu: cpuOf(child.pid) }]));
+  const snapshot: CpuSnapshot = new Map(Object.entries(processes).map(([name, child]) => [String(child.pid), readingsOf(name, child.pid)]));
   const postmaster = postmasterPid();
-  if (postmaster) snapshot.set(postmaster, { part: 'postgres', cpu: cpuOf(postmaster) });
+  if (postmaster) snapshot.set(postmaster, readingsOf('postgres', postmaster));
   for (const pid of fs.readdirSync('/proc').filter((entry) => /^\d+$/.test(entry))) {
     try {
       const parent = /PPid:\s+(\d+)/.exec(fs.readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1];
-      if (parent === postmaster) snapshot.set(pid, { part: 'postgres', cpu: cpuOf(pid) });
-      else if (isBroker(fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8'))) snapshot.set(pid, { part: 'kafka', cpu: cpuOf(pid) });
-      else if (fs.readFileSync(`/proc/${pid}/comm`, 'utf8').trim() === 'nats-server') snapshot.set(pid, { part: 'nats', cpu: cpuOf(pid) });
+      if (parent === postmaster) snapshot.set(pid, readingsOf('postgres', pid));
+      else if (isBroker(fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8'))) snapshot.set(pid, readingsOf('kafka', pid));
+      else if (fs.readFileSync(`/proc/${pid}/comm`, 'utf8').trim() === 'nats-server') snapshot.set(pid, readingsOf('nats', pid));
     } catch {
       // gone meanwhile
     }
@@ -81,17 +100,21 @@ export function cpuSnapshot(processes: Processes): CpuSnapshot {
   // The bench's own Redis servers (the security section's rate limit), not the machine's.
   for (const port of [SECURED_REDIS_PORT, UNSECURED_BUS.redisPort]) {
     const pid = readPid(path.join(redisDir(port), 'redis.pid'));
-    if (pid) snapshot.set(pid, { part: 'redis', cpu: cpuOf(pid) });
+    if (pid) snapshot.set(pid, readingsOf('redis', pid));
   }
-  snapshot.set(String(process.pid), { part: 'load generator', cpu: cpuOf(process.pid) });
+  snapshot.set(String(process.pid), readingsOf('load generator', process.pid));
   return snapshot;
 }
 
-/** `run`'s result and the CPU each part of the machine spent per order it decided (ms) while it ran. */
-export async function withCpuPerOrder<T extends { decided: number }>(processes: Processes, run: () => Promise<T>): Promise<T & { cpuMsPerOrder: Record<string, number> }> {
+/** `run`'s result, and the CPU (ms) each part of the machine spent and the context switches it made per order decided while it ran. */
+export async function withCpuPerOrder<T extends { decided: number }>(
+  processes: Processes,
+  run: () => Promise<T>,
+): Promise<T & { cpuMsPerOrder: Record<string, number>; switchesPerOrder: Record<string, number> }> {
   const before = cpuSnapshot(processes);
   const result = await run();
-  return { ...result, cpuMsPerOrder: cpuMsPerOrder(cpuSpent(before, cpuSnapshot(processes)), result.decided) };
+  const after = cpuSnapshot(processes);
+  return { ...result, cpuMsPerOrder: cpuMsPerOrder(cpuSpent(before, after), result.decided), switchesPerOrder: switchesPerOrder(before, after, result.decided) };
 }
 
 /** Share of one core each process used while nothing was asked of it. */

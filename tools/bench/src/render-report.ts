@@ -1,5 +1,5 @@
 // The figures of the main run as docs/BENCHMARKS.md shows them, section by section.
-import { cpuTotal } from './cpu-accounting';
+import { cpuTotal, switchesTotal } from './cpu-accounting';
 import { ratio } from './figures';
 import { table } from './markdown';
 import { clusterReport } from './render-cluster';
@@ -72,6 +72,11 @@ function capacitySection({ capacity, floorCapacity, settings: s }: BenchResults)
     if (!c?.cpuMsPerOrder) continue;
     out.push(`- ${name}: ${Object.entries(c.cpuMsPerOrder).map(([part, ms]) => `${part} ${ms}`).join(', ')}; **${cpuTotal(c)} ms** in all.`);
   }
+  const switched = ([['stack', capacity], ['floor', floorCapacity]] as const).filter(([, c]) => c?.switchesPerOrder);
+  if (switched.length > 0) out.push('', 'Context switches per decided order during that run (every thread of each process):', '');
+  for (const [name, c] of switched) {
+    out.push(`- ${name}: ${Object.entries(c?.switchesPerOrder ?? {}).map(([part, count]) => `${part} ${count}`).join(', ')}; **${switchesTotal(c ?? {})}** in all.`);
+  }
   return out;
 }
 
@@ -111,13 +116,30 @@ function ratesSection({ rates, floorRates, roundTrips, settings: s }: BenchResul
     out.push('', "Where the stack's placed → decided goes, per order (p50 / p90 ms of each stage; database times are transaction starts, Kafka times the relay's send):", '');
     out.push(...table(['offered/s', ...names], staged.map((r) => [r.offeredRate, ...names.map((name) => `${r.stages?.[name].p50} / ${r.stages?.[name].p90}`)])));
   }
-  const measured = [...(rates ?? []).map((r) => ['stack', r] as const), ...(floorRates ?? []).map((r) => ['floor', r] as const)].filter(([, r]) => r.cpuMsPerOrder);
-  if (measured.length > 0) {
-    const parts = [...new Set(measured.flatMap(([, r]) => Object.keys(r.cpuMsPerOrder ?? {})))];
-    out.push('', "CPU per decided order at each rate (ms, every process of the machine; at a low rate each order pays every hop's cycle by itself):", '');
-    out.push(...table(['pipeline', 'offered/s', ...parts, 'in all'], measured.map(([name, r]) => [name, r.offeredRate, ...parts.map((part) => r.cpuMsPerOrder?.[part] ?? ''), `**${cpuTotal(r)}**`])));
-  }
+  const both = [...(rates ?? []).map((r) => ['stack', r] as const), ...(floorRates ?? []).map((r) => ['floor', r] as const)];
+  out.push(
+    ...perOrderTable(both, 'cpuMsPerOrder', cpuTotal, "CPU per decided order at each rate (ms, every process of the machine; at a low rate each order pays every hop's cycle by itself):"),
+    ...perOrderTable(
+      both,
+      'switchesPerOrder',
+      switchesTotal,
+      'Context switches per decided order at each rate (every thread of each process, from /proc: each is a thread put to sleep and woken again, so the CPU per order above divided by these is what a wake-up costs there):',
+    ),
+  );
   return [...out, ...roundTripLine(roundTrips)];
+}
+
+/** One figure per order of every part at each rate, the stack's rows and the floor's, with the machine's total. */
+function perOrderTable(
+  runs: (readonly [string, RateResult])[],
+  figure: 'cpuMsPerOrder' | 'switchesPerOrder',
+  total: (run: RateResult) => number,
+  heading: string,
+): string[] {
+  const measured = runs.filter(([, r]) => r[figure]);
+  if (measured.length === 0) return [];
+  const parts = [...new Set(measured.flatMap(([, r]) => Object.keys(r[figure] ?? {})))];
+  return ['', heading, '', ...table(['pipeline', 'offered/s', ...parts, 'in all'], measured.map(([name, r]) => [name, r.offeredRate, ...parts.map((part) => r[figure]?.[part] ?? ''), `**${total(r)}**`]))];
 }
 
 /** The host's own cost of a round trip at a low and a high rate, against which the CPU per order at each rate reads. */

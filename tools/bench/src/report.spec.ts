@@ -15,6 +15,7 @@ const capacity = (decidedPerSecond: number, extra: Partial<CapacityResult> = {})
   placementP99: 90,
   failed: 0,
   cpuMsPerOrder: { gateway: 0.5, orders: 0.25, postgres: 0.4 },
+  switchesPerOrder: { orders: 8.2, kafka: 12.6 },
   ...extra,
 });
 const rate = (offeredRate: number, withStages = true): RateResult => ({
@@ -134,6 +135,8 @@ describe('the report of a full run', () => {
     expect(main).toContain('| saga floor (node:http + pg + kafkajs) | 1000 | 20000 | 0 | **2000** | 12.5 | 80.1 | 0 |');
     expect(main).toContain('Stack / floor: **0.25**.');
     expect(main).toContain('- stack: gateway 0.5, orders 0.25, postgres 0.4; **1.15 ms** in all.');
+    expect(main).toContain('Context switches per decided order during that run (every thread of each process):');
+    expect(main).toContain('- floor: orders 8.2, kafka 12.6; **20.8** in all.');
   });
 
   it('renders the rates, their stages and their CPU, the wait, the stock check and memory', () => {
@@ -142,6 +145,9 @@ describe('the report of a full run', () => {
     expect(main).toContain('| offered/s | placed → OrderPlaced sent | → decided |');
     expect(main).toContain('| 250 | 4 / 9 | 2 / 3 |');
     expect(main).toContain('| pipeline | offered/s | gateway | orders | postgres | in all |');
+    expect(main).toContain('| pipeline | offered/s | orders | kafka | in all |');
+    expect(main).toContain('| stack | 250 | 8.2 | 12.6 | **20.8** |');
+    expect(main).toContain('| floor | 100 | 8.2 | 12.6 | **20.8** |');
     expect(main).toContain('| 100 | 99.9 | 2000 | 1990 | 2000 | **40** | **95** | 0 | 12.5 / 80.1 | 1.15 |');
     expect(main).toContain('Stock check after the load: 30 pets stocked with 30000000 units, 1234 units in approved orders, 29998766 left, 0 pets where stock + approved ≠ stocked — **exact**.');
     expect(main.slice(-4)).toEqual(['| process | RSS at rest | RSS peak under load | idle CPU (% of a core) |', '|---|---|---|---|', '| gateway | 120.5 | 180 | 0.5 |', '| orders | 140 | 210.2 | 1.25 |']);

@@ -17,6 +17,8 @@ export interface Decisions {
   decisionP50: Figure;
   decisionP99: Figure;
   cpuMsPerOrder?: Record<string, number>;
+  /** Context switches per decided order, every thread of each process (runs since 2026-11-29). */
+  switchesPerOrder?: Record<string, number>;
   brokerJitShare?: Figure;
 }
 export interface CapacityResult extends Decisions {
