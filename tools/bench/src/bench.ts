@@ -17,7 +17,7 @@ import { ROUND_TRIP_RATES, roundTripCosts } from './round-trip-cost';
 import { writeReport } from './report';
 import type { BenchResults } from './results';
 import { startSagaFloor } from './saga-floor-process';
-import { sagaStages } from './saga-stages';
+import { sagaStages, stackStageSources } from './saga-stages';
 import { securityCost } from './security';
 import { soak } from './soak';
 import { apiClient, onOnePet, orderRequest, type Target } from './target';
@@ -53,7 +53,7 @@ function stackTarget(stack: BenchStack, ordersDb: pg.Pool, headers: Record<strin
     table: 'store_order',
     request: orderRequest(headers, nextPetId),
     processes: stack.processes,
-    stages: (since) => sagaStages(stack.layout, stack.namespace, since),
+    stages: (since) => sagaStages(stack.layout, stackStageSources(stack.layout, stack.namespace), since),
   };
 }
 

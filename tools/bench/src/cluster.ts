@@ -16,7 +16,7 @@ import { capacity, atRate } from './measure';
 import { pacedLoad } from './paced-load';
 import { childrenOf } from './proc-cpu';
 import { startSagaFloor } from './saga-floor-process';
-import { sagaStages } from './saga-stages';
+import { sagaStages, stackStageSources } from './saga-stages';
 import { apiClient, onOnePet, orderRequest, type Target } from './target';
 
 /** `run()`'s result with the share of the brokers' CPU their JIT compilers took meanwhile. */
@@ -70,7 +70,7 @@ export async function benchCluster() {
       db: ordersDb,
       table: 'store_order',
       processes: childrenOf(running.processes),
-      stages: (since) => sagaStages(layout, namespace, since),
+      stages: (since) => sagaStages(layout, stackStageSources(layout, namespace), since),
       request: orderRequest(headers, () => pets[next++ % pets.length].id),
     };
     const topics = { partitions: 12, replicationFactor: 3, minInsyncReplicas: 2 };

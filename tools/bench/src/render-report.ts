@@ -110,13 +110,13 @@ function ratesSection({ rates, floorRates, roundTrips, settings: s }: BenchResul
       [...rateRows('stack', rates ?? []), ...rateRows('floor', floorRates ?? [])],
     ),
   );
-  const staged = (rates ?? []).filter((r) => r.stages);
-  if (staged.length > 0) {
-    const names = Object.keys(staged[0].stages ?? {});
-    out.push('', "Where the stack's placed → decided goes, per order (p50 / p90 ms of each stage; database times are transaction starts, Kafka times the relay's send):", '');
-    out.push(...table(['offered/s', ...names], staged.map((r) => [r.offeredRate, ...names.map((name) => `${r.stages?.[name].p50} / ${r.stages?.[name].p90}`)])));
-  }
   const both = [...(rates ?? []).map((r) => ['stack', r] as const), ...(floorRates ?? []).map((r) => ['floor', r] as const)];
+  const staged = both.filter(([, r]) => r.stages);
+  if (staged.length > 0) {
+    const names = Object.keys(staged[0][1].stages ?? {});
+    out.push('', "Where placed → decided goes, per order, in each pipeline (p50 / p90 ms of each stage; database times are transaction starts, Kafka times the relay's send):", '');
+    out.push(...table(['pipeline', 'offered/s', ...names], staged.map(([name, r]) => [name, r.offeredRate, ...names.map((stage) => `${r.stages?.[stage].p50} / ${r.stages?.[stage].p90}`)])));
+  }
   out.push(
     ...perOrderTable(both, 'cpuMsPerOrder', cpuTotal, "CPU per decided order at each rate (ms, every process of the machine; at a low rate each order pays every hop's cycle by itself):"),
     ...perOrderTable(

@@ -18,14 +18,14 @@ const capacity = (decidedPerSecond: number, extra: Partial<CapacityResult> = {})
   switchesPerOrder: { orders: 8.2, kafka: 12.6 },
   ...extra,
 });
-const rate = (offeredRate: number, withStages = true): RateResult => ({
+const rate = (offeredRate: number): RateResult => ({
   ...capacity(offeredRate),
   offeredRate,
   achievedRate: offeredRate,
   created: offeredRate * 20,
   placementP50: 3.2,
   placementP99: 9.9,
-  ...(withStages && { stages: { 'placed → OrderPlaced sent': { p50: 4, p90: 9 }, '→ decided': { p50: 2, p90: 3 } } }),
+  stages: { 'placed → OrderPlaced sent': { p50: 4, p90: 9 }, '→ decided': { p50: 2, p90: 3 } },
 });
 const read = (name: string) => ({
   name,
@@ -46,7 +46,7 @@ function fullRun(): BenchResults {
     memoryUnderWriteLoad: { gateway: 180, orders: 210.2 },
     reads: [read('GET /v1/categories/{id}'), read('GET /v1/pets?limit=20')],
     floorCapacity: capacity(2000),
-    floorRates: [rate(100, false)],
+    floorRates: [rate(100)],
     capacity: capacity(500),
     onePet: capacity(300),
     rates: [rate(100), rate(250)],
@@ -142,8 +142,9 @@ describe('the report of a full run', () => {
   it('renders the rates, their stages and their CPU, the wait, the stock check and memory', () => {
     expect(main).toContain('| stack | 100 | 100 | 2000 | 0 | 3.2 | 9.9 | 100 | **12.5** | **80.1** |');
     expect(main).toContain('| floor | 100 | 100 | 2000 | 0 | 3.2 | 9.9 | 100 | **12.5** | **80.1** |');
-    expect(main).toContain('| offered/s | placed → OrderPlaced sent | → decided |');
-    expect(main).toContain('| 250 | 4 / 9 | 2 / 3 |');
+    expect(main).toContain('| pipeline | offered/s | placed → OrderPlaced sent | → decided |');
+    expect(main).toContain('| stack | 250 | 4 / 9 | 2 / 3 |');
+    expect(main).toContain('| floor | 100 | 4 / 9 | 2 / 3 |');
     expect(main).toContain('| pipeline | offered/s | gateway | orders | postgres | in all |');
     expect(main).toContain('| pipeline | offered/s | orders | kafka | in all |');
     expect(main).toContain('| stack | 250 | 8.2 | 12.6 | **20.8** |');

@@ -7,6 +7,7 @@ import { kafkaCredentials } from '@petstore/stack';
 import { benchKafka, kafkaSecretsOf, type Layout } from './bench-kafka';
 import { sleep } from './figures';
 import { SAGA_FLOOR_PORT, STOCK_PER_PET } from './knobs';
+import { sagaStages, type StageSources } from './saga-stages';
 import { orderRequest, type Target } from './target';
 
 /** The floor's topic settings: partitions and replication, and any configuration entries. */
@@ -86,6 +87,13 @@ export async function startSagaFloor(layout: Layout, namespace: string, petIds: 
   await orders.ready;
   const ordersDb = new pg.Pool({ connectionString: urls.orders, max: 2 });
   const processes = { 'floor orders': orders.child, 'floor inventory': inventory.child };
+  // The floor's five moments, as the stack's: its events carry the order id at the top.
+  const stageSources: StageSources = {
+    orders: { url: urls.orders, table: 'floor_order' },
+    reservations: { url: urls.inventory, table: 'floor_reservation' },
+    topics: { orderPlaced: `${namespace}floor.orders`, stock: `${namespace}floor.stock` },
+    orderIdOf: (_kind, value) => (value as { orderId?: unknown }).orderId,
+  };
   return {
     ordersDb,
     processes,
@@ -96,6 +104,7 @@ export async function startSagaFloor(layout: Layout, namespace: string, petIds: 
       table: 'floor_order',
       processes,
       request: () => orderRequest({ 'content-type': 'application/json' }, nextPetId)(),
+      stages: (since) => sagaStages(layout, stageSources, since),
     }),
     async stop() {
       for (const side of [orders, inventory]) side.child.kill('SIGTERM');

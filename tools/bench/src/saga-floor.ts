@@ -4,6 +4,7 @@
 // the same transaction) → publish → consume → decide. Each side deduplicates by event id and
 // handles a fetched batch in one transaction, as the services do; there is no Nest, no ORM, no
 // gateway hop and no catalog. `saga-floor.js orders|inventory` runs one side; the bench starts both.
+// Orders and reservations keep their transactions' start times, the moments the stages read (saga-stages.ts).
 import { randomUUID } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as http from 'node:http';
@@ -38,7 +39,8 @@ const SCHEMA = {
     create table if not exists floor_processed (event_id uuid primary key);`,
   inventory: `
     create table if not exists floor_stock (pet_id bigint primary key, quantity int not null);
-    create table if not exists floor_reservation (order_id bigint primary key, pet_id bigint not null, quantity int not null, state text not null);
+    create table if not exists floor_reservation (order_id bigint primary key, pet_id bigint not null, quantity int not null, state text not null,
+      created_at timestamptz not null default now());
     create table if not exists floor_outbox (id bigserial primary key, key text not null, value text not null);
     create table if not exists floor_processed (event_id uuid primary key);`,
 };

@@ -1,4 +1,5 @@
-import { sentKind, stageGaps, STAGES } from './saga-stages';
+import type { Layout } from './bench-kafka';
+import { sentKind, stackStageSources, stageGaps, STAGES } from './saga-stages';
 
 describe('saga stages', () => {
   it('measures each stage per order, over the orders whose every moment was seen', () => {
@@ -19,5 +20,17 @@ describe('saga stages', () => {
     expect(sentKind('StockReserved')).toBe('stock');
     expect(sentKind('StockReservationRejected')).toBe('stock');
     expect(sentKind('StockAdjusted')).toBeNull();
+  });
+
+  it("reads the stack's moments from its databases and the envelopes on its namespaced topics", () => {
+    const layout = { envs: { orders: { DATABASE_URL: 'postgres://orders' }, inventory: { DATABASE_URL: 'postgres://inventory' } } } as unknown as Layout;
+    const sources = stackStageSources(layout, 'bench-1.');
+    expect(sources.orders).toEqual({ url: 'postgres://orders', table: 'store_order' });
+    expect(sources.reservations).toEqual({ url: 'postgres://inventory', table: 'reservation' });
+    expect(sources.topics).toEqual({ orderPlaced: 'bench-1.orders.order.v1', stock: 'bench-1.inventory.stock.v1' });
+    expect(sources.orderIdOf('OrderPlaced', { type: 'OrderPlaced', payload: { orderId: 7 } })).toBe(7);
+    expect(sources.orderIdOf('stock', { type: 'StockReservationRejected', payload: { orderId: 8 } })).toBe(8);
+    expect(sources.orderIdOf('OrderPlaced', { type: 'OrderCancelled', payload: { orderId: 9 } })).toBeUndefined();
+    expect(sources.orderIdOf('stock', { type: 'StockAdjusted', payload: {} })).toBeUndefined();
   });
 });

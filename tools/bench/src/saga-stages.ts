@@ -1,6 +1,7 @@
-// Where placed → decided goes, per order, from what the stack records anyway (no tracing): the
-// order's insert, OrderPlaced on Kafka (the relay's send time), the reservation's insert in
+// Where placed → decided goes, per order, from what each pipeline records anyway (no tracing):
+// the order's insert, OrderPlaced on Kafka (the relay's send time), the reservation's insert in
 // inventory, its answer on Kafka, the decision's update. Database times are transaction starts.
+// The stack and the saga floor record the same five moments, so their stages compare.
 import { randomBytes } from 'node:crypto';
 import * as pg from 'pg';
 import { benchKafka, type Layout } from './bench-kafka';
@@ -46,20 +47,31 @@ async function query<Row extends pg.QueryResultRow>(url: string, sql: string, si
 
 const epochMs = (column: string) => `extract(epoch from ${column}) * 1000 as ${column.replace(/^.*\./, '')}`;
 
-/** The stages of the orders decided since `since` on the stack laid out as `layout`, its topics under `namespace`. */
-export async function sagaStages(layout: Layout, namespace: string, since: Date): Promise<Stages> {
+/** Where one pipeline records an order's moments. */
+export interface StageSources {
+  /** The database and table of the orders (`created_at`, `updated_at`, `status`). */
+  orders: { url: string; table: string };
+  /** The database and table of the reservations (`order_id`, `created_at`). */
+  reservations: { url: string; table: string };
+  /** The order events' topic and the stock answers' (full names), and the order an event of either is about, if it is one. */
+  topics: { orderPlaced: string; stock: string };
+  orderIdOf(kind: SentKind, value: unknown): unknown;
+}
+
+/** The stages of the orders decided since `since`, on the pipeline that records them in `sources`. */
+export async function sagaStages(layout: Layout, sources: StageSources, since: Date): Promise<Stages> {
   const orders = await query<{ id: string; created_at: number; updated_at: number }>(
-    layout.envs.orders.DATABASE_URL,
-    `select id, ${epochMs('created_at')}, ${epochMs('updated_at')} from store_order where created_at >= $1 and status <> 'placed'`,
+    sources.orders.url,
+    `select id, ${epochMs('created_at')}, ${epochMs('updated_at')} from ${sources.orders.table} where created_at >= $1 and status <> 'placed'`,
     since,
   );
   const reservations = await query<{ order_id: string; created_at: number }>(
-    layout.envs.inventory.DATABASE_URL,
-    `select order_id, ${epochMs('created_at')} from reservation where created_at >= $1`,
+    sources.reservations.url,
+    `select order_id, ${epochMs('created_at')} from ${sources.reservations.table} where created_at >= $1`,
     since,
   );
   const reserved = new Map(reservations.map((r) => [String(r.order_id), r.created_at]));
-  const sent = await sentAt(layout, namespace, new Date(since).getTime() - 1000, ['orders.order.v1', 'inventory.stock.v1']);
+  const sent = await sentAt(layout, sources, new Date(since).getTime() - 1000);
   return stageGaps(
     orders.map((order) => {
       const id = String(order.id);
@@ -68,19 +80,38 @@ export async function sagaStages(layout: Layout, namespace: string, since: Date)
   );
 }
 
+type SentKind = 'OrderPlaced' | 'stock';
+
+/** The stack's moments: its orders and inventory databases, and the envelopes on its topics under `namespace`. */
+export function stackStageSources(layout: Layout, namespace: string): StageSources {
+  return {
+    orders: { url: layout.envs.orders.DATABASE_URL, table: 'store_order' },
+    reservations: { url: layout.envs.inventory.DATABASE_URL, table: 'reservation' },
+    topics: { orderPlaced: `${namespace}orders.order.v1`, stock: `${namespace}inventory.stock.v1` },
+    orderIdOf: (kind, value) => {
+      const event = value as { type: string; payload: { orderId?: unknown } };
+      return sentKind(event.type) === kind ? event.payload.orderId : undefined;
+    },
+  };
+}
+
 /** Which of an order's events a message is: OrderPlaced, its stock answer, or neither. */
-export function sentKind(type: string): 'OrderPlaced' | 'stock' | null {
+export function sentKind(type: string): SentKind | null {
   if (type === 'OrderPlaced') return 'OrderPlaced';
   return /^Stock(Reserved|ReservationRejected)$/.test(type) ? 'stock' : null;
 }
 
 /** When the relays sent each order's events (the Kafka message timestamp, set by the producer), from `fromMs` on. */
-async function sentAt(layout: Layout, namespace: string, fromMs: number, topics: string[]): Promise<Map<string, number>> {
+async function sentAt(layout: Layout, sources: StageSources, fromMs: number): Promise<Map<string, number>> {
   const kafka = benchKafka(layout, 'bench-stages');
   const admin = kafka.admin();
   await admin.connect();
+  const kinds = new Map<string, SentKind>([
+    [sources.topics.orderPlaced, 'OrderPlaced'],
+    [sources.topics.stock, 'stock'],
+  ]);
   const ranges: { topic: string; partition: number; from: string; to: string }[] = [];
-  for (const topic of topics.map((name) => `${namespace}${name}`)) {
+  for (const topic of kinds.keys()) {
     const ends = await admin.fetchTopicOffsets(topic);
     const starts = await admin.fetchTopicOffsetsByTimestamp(topic, fromMs);
     for (const { partition, high } of ends) ranges.push({ topic, partition, from: starts.find((s) => s.partition === partition)?.offset ?? high, to: high });
@@ -100,9 +131,9 @@ async function sentAt(layout: Layout, namespace: string, fromMs: number, topics:
       if (!range) return;
       for (const message of batch.messages) {
         if (Number(message.offset) >= Number(range.to)) break;
-        const event = JSON.parse(String(message.value)) as { type: string; payload: { orderId?: unknown } };
-        const kind = sentKind(event.type);
-        if (kind && event.payload.orderId !== undefined) sent.set(`${kind} ${event.payload.orderId}`, Number(message.timestamp));
+        const kind = kinds.get(batch.topic) as SentKind;
+        const orderId = sources.orderIdOf(kind, JSON.parse(String(message.value)));
+        if (orderId !== undefined) sent.set(`${kind} ${orderId}`, Number(message.timestamp));
         if (Number(message.offset) === Number(range.to) - 1 && --left === 0) finished();
       }
     },

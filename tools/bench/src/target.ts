@@ -17,7 +17,7 @@ export interface Target {
   /** The processes whose CPU counts by name (the rest of the machine counts by kind). */
   processes: Processes;
   request: (extraHeaders?: Record<string, string>) => OrderRequest;
-  /** Where placed → decided goes, for the orders placed since `since` (the stack only). */
+  /** Where placed → decided goes, for the orders placed since `since`. */
   stages?: (since: Date) => Promise<Record<string, { p50: number | null; p90: number | null }>>;
 }
 
