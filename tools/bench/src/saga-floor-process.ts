@@ -3,6 +3,7 @@
 import { fork } from 'node:child_process';
 import * as path from 'node:path';
 import * as pg from 'pg';
+import { topicSettingsFromEnv } from '@petstore/kafka';
 import { kafkaCredentials } from '@petstore/stack';
 import { benchKafka, kafkaSecretsOf, type Layout } from './bench-kafka';
 import { sleep } from './figures';
@@ -52,11 +53,17 @@ async function createTopics(layout: Layout, names: string[], topics: FloorTopics
   await kafkaAdmin.disconnect();
 }
 
+/** The stack's topics' partitions and replication (KAFKA_TOPIC_PARTITIONS, …), so that the floor's consumers split their work alike. */
+function stackTopics(): FloorTopics {
+  const { partitions, replicationFactor } = topicSettingsFromEnv();
+  return { numPartitions: partitions, replicationFactor };
+}
+
 /**
  * The two processes of the saga floor on their own databases and topics (on `layout`'s brokers,
- * with `topics`' partitions and replication), with the order pets stocked.
+ * with `topics`' partitions and replication, the stack's unless told), with the order pets stocked.
  */
-export async function startSagaFloor(layout: Layout, namespace: string, petIds: number[], topics: FloorTopics = { numPartitions: 3, replicationFactor: 1 }) {
+export async function startSagaFloor(layout: Layout, namespace: string, petIds: number[], topics: FloorTopics = stackTopics()) {
   const urls = await freshDatabases(layout);
   await createTopics(layout, ['floor.orders', 'floor.stock'].map((topic) => `${namespace}${topic}`), topics);
   const start = (role: 'orders' | 'inventory') => {
