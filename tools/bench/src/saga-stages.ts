@@ -47,14 +47,18 @@ async function query<Row extends pg.QueryResultRow>(url: string, sql: string, si
 
 const epochMs = (column: string) => `extract(epoch from ${column}) * 1000 as ${column.replace(/^.*\./, '')}`;
 
+/** Which of an order's events a message is: its OrderPlaced, or its stock answer. */
+type SentKind = 'OrderPlaced' | 'stock';
+
 /** Where one pipeline records an order's moments. */
 export interface StageSources {
   /** The database and table of the orders (`created_at`, `updated_at`, `status`). */
   orders: { url: string; table: string };
   /** The database and table of the reservations (`order_id`, `created_at`). */
   reservations: { url: string; table: string };
-  /** The order events' topic and the stock answers' (full names), and the order an event of either is about, if it is one. */
+  /** The topic of the order events and the topic of the stock answers (full names). */
   topics: { orderPlaced: string; stock: string };
+  /** The order a message of `kind`'s topic (its value parsed) is about, or undefined when it is not that kind of event. */
   orderIdOf(kind: SentKind, value: unknown): unknown;
 }
 
@@ -79,8 +83,6 @@ export async function sagaStages(layout: Layout, sources: StageSources, since: D
     }),
   );
 }
-
-type SentKind = 'OrderPlaced' | 'stock';
 
 /** The stack's moments: its orders and inventory databases, and the envelopes on its topics under `namespace`. */
 export function stackStageSources(layout: Layout, namespace: string): StageSources {
