@@ -72,10 +72,13 @@ function capacitySection({ capacity, floorCapacity, settings: s }: BenchResults)
     if (!c?.cpuMsPerOrder) continue;
     out.push(`- ${name}: ${Object.entries(c.cpuMsPerOrder).map(([part, ms]) => `${part} ${ms}`).join(', ')}; **${cpuTotal(c)} ms** in all.`);
   }
-  const switched = ([['stack', capacity], ['floor', floorCapacity]] as const).filter(([, c]) => c?.switchesPerOrder);
+  const switched = [
+    ['stack', capacity?.switchesPerOrder],
+    ['floor', floorCapacity?.switchesPerOrder],
+  ].filter((pair): pair is [string, Record<string, number>] => pair[1] !== undefined);
   if (switched.length > 0) out.push('', 'Context switches per decided order during that run (every thread of each process):', '');
-  for (const [name, c] of switched) {
-    out.push(`- ${name}: ${Object.entries(c?.switchesPerOrder ?? {}).map(([part, count]) => `${part} ${count}`).join(', ')}; **${switchesTotal(c ?? {})}** in all.`);
+  for (const [name, switchesPerOrder] of switched) {
+    out.push(`- ${name}: ${Object.entries(switchesPerOrder).map(([part, count]) => `${part} ${count}`).join(', ')}; **${switchesTotal({ switchesPerOrder })}** in all.`);
   }
   return out;
 }
