@@ -68,18 +68,13 @@ function capacitySection({ capacity, floorCapacity, settings: s }: BenchResults)
   out.push(...table(['pipeline', 'placed/s', 'decided', 'left undecided', 'decided/s', 'placed→decided p50 ms', 'p99 ms', 'failed'], rows));
   if (capacity && floorCapacity) out.push('', `Stack / floor: **${ratio(capacity.decidedPerSecond, floorCapacity.decidedPerSecond)}**.`);
   out.push('', 'CPU per decided order during that run (ms; a process that shows 0.5 ms per order can take at most 2,000 orders/s of one core):', '');
-  for (const [name, c] of [['stack', capacity], ['floor', floorCapacity]] as const) {
-    if (!c?.cpuMsPerOrder) continue;
-    out.push(`- ${name}: ${Object.entries(c.cpuMsPerOrder).map(([part, ms]) => `${part} ${ms}`).join(', ')}; **${cpuTotal(c)} ms** in all.`);
-  }
-  const switched = [
-    ['stack', capacity?.switchesPerOrder],
-    ['floor', floorCapacity?.switchesPerOrder],
-  ].filter((pair): pair is [string, Record<string, number>] => pair[1] !== undefined);
-  if (switched.length > 0) out.push('', 'Context switches per decided order during that run (every thread of each process):', '');
-  for (const [name, switchesPerOrder] of switched) {
-    out.push(`- ${name}: ${Object.entries(switchesPerOrder).map(([part, count]) => `${part} ${count}`).join(', ')}; **${switchesTotal({ switchesPerOrder })}** in all.`);
-  }
+  const pipelines = [
+    ['stack', capacity],
+    ['floor', floorCapacity],
+  ] as const;
+  out.push(...perOrderLines(pipelines, 'cpuMsPerOrder', (c) => `${cpuTotal(c)} ms`));
+  const switchLines = perOrderLines(pipelines, 'switchesPerOrder', (c) => `${switchesTotal(c)}`);
+  if (switchLines.length > 0) out.push('', 'Context switches per decided order during that run (every thread of each process):', '', ...switchLines);
   return out;
 }
 
@@ -130,6 +125,18 @@ function ratesSection({ rates, floorRates, roundTrips, settings: s }: BenchResul
     ),
   );
   return [...out, ...roundTripLine(roundTrips)];
+}
+
+/** A line per pipeline that has `figure`: each part's figure per order, then the machine's total. */
+function perOrderLines(
+  pipelines: readonly (readonly [string, CapacityResult | undefined])[],
+  figure: 'cpuMsPerOrder' | 'switchesPerOrder',
+  total: (run: CapacityResult) => string,
+): string[] {
+  return pipelines.flatMap(([name, run]) => {
+    const perOrder = run?.[figure];
+    return perOrder ? [`- ${name}: ${Object.entries(perOrder).map(([part, value]) => `${part} ${value}`).join(', ')}; **${total(run)}** in all.`] : [];
+  });
 }
 
 /** One figure per order of every part at each rate, the stack's rows and the floor's, with the machine's total. */

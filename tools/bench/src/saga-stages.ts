@@ -131,9 +131,9 @@ async function sentAt(layout: Layout, sources: StageSources, fromMs: number): Pr
     eachBatch: async ({ batch }) => {
       const range = ranges.find((r) => r.topic === batch.topic && r.partition === batch.partition);
       if (!range) return;
+      const kind = kinds.get(batch.topic) as SentKind;
       for (const message of batch.messages) {
         if (Number(message.offset) >= Number(range.to)) break;
-        const kind = kinds.get(batch.topic) as SentKind;
         const orderId = sources.orderIdOf(kind, JSON.parse(String(message.value)));
         if (orderId !== undefined) sent.set(`${kind} ${orderId}`, Number(message.timestamp));
         if (Number(message.offset) === Number(range.to) - 1 && --left === 0) finished();
