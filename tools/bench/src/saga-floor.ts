@@ -19,6 +19,8 @@ const ORDERS_TOPIC = `${NAMESPACE}floor.orders`;
 const STOCK_TOPIC = `${NAMESPACE}floor.stock`;
 
 const pool = new Pool({ connectionString: DATABASE_URL, max: 10 });
+/** The services' interval (libs/messaging's consumers). */
+const OFFSET_COMMIT_INTERVAL_MS = 1000;
 const { KAFKA_SASL_USERNAME = '', KAFKA_SASL_PASSWORD_FILE = '', KAFKA_TLS_CA_FILE = '' } = process.env;
 const read = (file: string) => fs.readFileSync(file, 'utf8').trim();
 const kafka = new kafkajs.Kafka({
@@ -90,7 +92,10 @@ async function consume<Event extends { eventId: string }>(topic: string, handle:
   await consumer.subscribe({ topic, fromBeginning: true });
   await consumer.run({
     partitionsConsumedConcurrently: 32,
-    eachBatch: async ({ batch }) => {
+    // Offsets committed once a second, as the services commit theirs, not after every partition's batch.
+    autoCommit: false,
+    autoCommitInterval: OFFSET_COMMIT_INTERVAL_MS,
+    eachBatch: async ({ batch, commitOffsetsIfNecessary }) => {
       const events = batch.messages.map((message) => JSON.parse(String(message.value)) as Event);
       const client = await pool.connect();
       try {
@@ -109,6 +114,7 @@ async function consume<Event extends { eventId: string }>(topic: string, handle:
       } finally {
         client.release();
       }
+      await commitOffsetsIfNecessary();
     },
   });
   return consumer;
