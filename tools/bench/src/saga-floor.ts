@@ -2,7 +2,7 @@
 // order saga's hops done with nothing but node:http, pg and kafkajs — HTTP accept → order + outbox
 // row in one statement → publish → consume → reserve stock (entry locked, reservation + answer in
 // the same transaction) → publish → consume → decide. Each side deduplicates by event id and
-// handles a fetched batch in one transaction, as the services do; there is no Nest, no ORM, no
+// handles a fetch's batches in one transaction, as the services do; there is no Nest, no ORM, no
 // gateway hop and no catalog. `saga-floor.js orders|inventory` runs one side; the bench starts both.
 // Orders and reservations keep their transactions' start times, the moments the stages read (saga-stages.ts).
 import { randomUUID } from 'node:crypto';
@@ -85,35 +85,57 @@ function relay(producer: kafkajs.Producer): () => void {
   };
 }
 
-/** A fetched batch of a partition: the events not seen before, in one transaction; then `committed`. */
+/**
+ * The batches a fetch hands over in the same turn, one per partition, as one set of events: the
+ * services gather theirs the same way (libs/kafka's BatchGatherer). A failure fails them all, and
+ * kafkajs hands them over again.
+ */
+function gatherer<Event>(handleAll: (events: Event[]) => Promise<void>): (events: Event[]) => Promise<void> {
+  let waiting: Array<{ events: Event[]; settle: (error?: unknown) => void }> = [];
+  async function flush() {
+    const gathered = waiting;
+    waiting = [];
+    const outcome = await handleAll(gathered.flatMap((one) => one.events)).then(() => undefined, (error: unknown) => error ?? new Error('failed'));
+    for (const one of gathered) one.settle(outcome);
+  }
+  return (events) =>
+    new Promise((resolve, reject) => {
+      const settle = (error?: unknown) => (error === undefined ? resolve() : reject(error));
+      if (waiting.push({ events, settle }) === 1) setImmediate(() => void flush());
+    });
+}
+
+/** The events of a fetch not seen before, in one transaction; then `committed`. */
 async function consume<Event extends { eventId: string }>(topic: string, handle: (client: PoolClient, events: Event[]) => Promise<void>, committed = () => undefined as void) {
   const consumer = kafka.consumer({ groupId: `${NAMESPACE}floor-${role}`, maxWaitTimeInMs: 100 });
   await consumer.connect();
   await consumer.subscribe({ topic, fromBeginning: true });
+  const inOneTransaction = gatherer<Event>(async (events) => {
+    const client = await pool.connect();
+    try {
+      await client.query('begin');
+      const { rows } = await client.query<{ event_id: string }>(
+        'insert into floor_processed (event_id) select unnest($1::uuid[]) on conflict do nothing returning event_id',
+        [events.map((event) => event.eventId)],
+      );
+      const fresh = new Set(rows.map((row) => row.event_id));
+      await handle(client, events.filter((event) => fresh.has(event.eventId)));
+      await client.query('commit');
+      committed();
+    } catch (error) {
+      await client.query('rollback');
+      throw error;
+    } finally {
+      client.release();
+    }
+  });
   await consumer.run({
     partitionsConsumedConcurrently: 32,
     // Offsets committed once a second, as the services commit theirs, not after every partition's batch.
     autoCommit: false,
     autoCommitInterval: OFFSET_COMMIT_INTERVAL_MS,
     eachBatch: async ({ batch, commitOffsetsIfNecessary }) => {
-      const events = batch.messages.map((message) => JSON.parse(String(message.value)) as Event);
-      const client = await pool.connect();
-      try {
-        await client.query('begin');
-        const { rows } = await client.query<{ event_id: string }>(
-          'insert into floor_processed (event_id) select unnest($1::uuid[]) on conflict do nothing returning event_id',
-          [events.map((event) => event.eventId)],
-        );
-        const fresh = new Set(rows.map((row) => row.event_id));
-        await handle(client, events.filter((event) => fresh.has(event.eventId)));
-        await client.query('commit');
-        committed();
-      } catch (error) {
-        await client.query('rollback');
-        throw error;
-      } finally {
-        client.release();
-      }
+      await inOneTransaction(batch.messages.map((message) => JSON.parse(String(message.value)) as Event));
       await commitOffsetsIfNecessary();
     },
   });
