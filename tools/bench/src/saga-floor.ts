@@ -91,17 +91,18 @@ function relay(producer: kafkajs.Producer): () => void {
  * kafkajs hands them over again.
  */
 function gatherer<Event>(handleAll: (events: Event[]) => Promise<void>): (events: Event[]) => Promise<void> {
-  let waiting: Array<{ events: Event[]; settle: (error?: unknown) => void }> = [];
-  async function flush() {
+  let waiting: Array<{ events: Event[]; resolve: () => void; reject: (error: unknown) => void }> = [];
+  function flush() {
     const gathered = waiting;
     waiting = [];
-    const outcome = await handleAll(gathered.flatMap((one) => one.events)).then(() => undefined, (error: unknown) => error ?? new Error('failed'));
-    for (const one of gathered) one.settle(outcome);
+    handleAll(gathered.flatMap((one) => one.events)).then(
+      () => gathered.forEach((one) => one.resolve()),
+      (error: unknown) => gathered.forEach((one) => one.reject(error)),
+    );
   }
   return (events) =>
     new Promise((resolve, reject) => {
-      const settle = (error?: unknown) => (error === undefined ? resolve() : reject(error));
-      if (waiting.push({ events, settle }) === 1) setImmediate(() => void flush());
+      if (waiting.push({ events, resolve, reject }) === 1) setImmediate(flush);
     });
 }
 
