@@ -53,6 +53,9 @@ export interface ConsumerRunnerOptions {
   observer?: ConsumerObserver;
 }
 
+/** How often the store's consumers commit their offsets (`commitIntervalMs`): they drop what a restart redelivers. */
+export const OFFSET_COMMIT_INTERVAL_MS = 1000;
+
 export interface RunningConsumer {
   readonly groupId: string;
   /** Resolves once this member has joined its group and received its partitions. */

@@ -7,7 +7,7 @@ import {
 } from '@nestjs/common';
 import { EVENT_SERVICES, deadLetterTopic, type EventService } from '@petstore/contracts';
 import { backoffDelay } from '@petstore/backoff';
-import { runConsumer, waitForTopics, type RunningConsumer } from '@petstore/kafka';
+import { OFFSET_COMMIT_INTERVAL_MS, runConsumer, waitForTopics, type RunningConsumer } from '@petstore/kafka';
 import type { Admin } from 'kafkajs';
 import { EventDispatcher } from './event.dispatcher';
 import { MessagingKafka } from './messaging-kafka';
@@ -140,7 +140,7 @@ export class MessagingService implements OnApplicationBootstrap, BeforeApplicati
         backoff: settings.backoff,
         maxBatchSize: settings.maxBatchSize,
         // Consumed positions are stored with the effects, so a redelivery after a restart changes nothing.
-        commitIntervalMs: 1000,
+        commitIntervalMs: OFFSET_COMMIT_INTERVAL_MS,
         // A batch that fails falls back to single messages; a single one waits out a database outage.
         handle: (message) =>
           waitingForDatabase(

@@ -62,13 +62,17 @@ export function cpuUsPerRequest(spent: Record<string, number>, requests: number)
   );
 }
 
+/** The whole machine's figure per order: every part's, summed, to `digits` decimals. */
+function machineTotal(perPart: Record<string, number> | undefined, digits: number): number {
+  return Number(Object.values(perPart ?? {}).reduce((total, value) => total + value, 0).toFixed(digits));
+}
+
 /** All the context switches of the machine per decided order. */
 export function switchesTotal(figures: { switchesPerOrder?: Record<string, number> }): number {
-  return Number(Object.values(figures.switchesPerOrder ?? {}).reduce((total, count) => total + count, 0).toFixed(1));
+  return machineTotal(figures.switchesPerOrder, 1);
 }
 
 /** All the CPU the machine spent per decided order (ms). */
 export function cpuTotal(figures: { cpuMsPerOrder?: Record<string, number> }): number {
-  const sum = Object.values(figures.cpuMsPerOrder ?? {}).reduce((total, ms) => total + ms, 0);
-  return Number(sum.toFixed(2));
+  return machineTotal(figures.cpuMsPerOrder, 2);
 }

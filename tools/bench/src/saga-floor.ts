@@ -9,7 +9,7 @@ import { randomUUID } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as http from 'node:http';
 // kafkajs with the workspace's fixes: the floor does not pay for a kafkajs bug the stack does not have.
-import { kafkajs } from '@petstore/kafka';
+import { kafkajs, OFFSET_COMMIT_INTERVAL_MS } from '@petstore/kafka';
 import { Client, Pool, type PoolClient } from 'pg';
 import { decide, type FloorAnswer, type FloorOrder } from './saga-floor-reserve';
 
@@ -19,8 +19,6 @@ const ORDERS_TOPIC = `${NAMESPACE}floor.orders`;
 const STOCK_TOPIC = `${NAMESPACE}floor.stock`;
 
 const pool = new Pool({ connectionString: DATABASE_URL, max: 10 });
-/** The services' interval (libs/messaging's consumers). */
-const OFFSET_COMMIT_INTERVAL_MS = 1000;
 const { KAFKA_SASL_USERNAME = '', KAFKA_SASL_PASSWORD_FILE = '', KAFKA_TLS_CA_FILE = '' } = process.env;
 const read = (file: string) => fs.readFileSync(file, 'utf8').trim();
 const kafka = new kafkajs.Kafka({
