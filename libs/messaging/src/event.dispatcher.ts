@@ -230,7 +230,7 @@ export class EventDispatcher {
     if (!route) return { message, type: envelope.type, envelope, ...numbered };
     let parsed: EventEnvelope;
     try {
-      parsed = route.definition.parse(envelope);
+      parsed = route.definition.read(envelope);
     } catch (error) {
       throw invalid(error);
     }

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { JSONSchemaType } from 'ajv';
-import { decodeEvent, validateEnvelope, type EventEnvelope, type EventMeta } from './envelope';
+import { parseEnvelope, validateEnvelope, type EventEnvelope, type EventMeta } from './envelope';
 import { InvalidEventError } from './invalid-event.error';
 import type { Topic } from './topics';
 import { assertValid, compileSchema } from './validation';
@@ -40,6 +40,12 @@ export interface EventDefinition<TType extends string = string, TPayload = unkno
    * Throws InvalidEventError.
    */
   parse(input: unknown): EventEnvelope<TType, TPayload>;
+  /**
+   * `parse` for an envelope that `parseEnvelope` has read already (a consumer dispatching on its
+   * `type`): the payload is read against its version's schema, without decoding, copying or
+   * checking the envelope again. Throws InvalidEventError.
+   */
+  read(envelope: EventEnvelope<string, Record<string, unknown>>): EventEnvelope<TType, TPayload>;
   /** Narrows an envelope of unknown type to this event (by `type`, without validating). */
   is(envelope: EventEnvelope): envelope is EventEnvelope<TType, TPayload>;
   /** The Kafka key: every event of one pet shares it. */
@@ -93,6 +99,18 @@ export function defineEvent<TType extends string, TPayload>(
     return payload;
   }
 
+  /** An envelope already decoded and checked, read as this event. */
+  function read(value: EventEnvelope<string, Record<string, unknown>>): EventEnvelope<TType, TPayload> {
+    if (value.type !== spec.type) {
+      throw new InvalidEventError(`Expected a ${spec.type} event, got ${value.type}`, [], value.type);
+    }
+    const envelope = { ...value, payload: readPayload(value.schemaVersion, value.payload) } as EventEnvelope<TType, TPayload>;
+    if (envelope.key !== key(envelope.payload)) {
+      throw new InvalidEventError(`${spec.type} key ${envelope.key} does not match its payload`, [], spec.type);
+    }
+    return envelope;
+  }
+
   return Object.freeze({
     type: spec.type,
     summary: spec.summary,
@@ -124,17 +142,10 @@ export function defineEvent<TType extends string, TPayload>(
     },
 
     parse(input: unknown): EventEnvelope<TType, TPayload> {
-      const value = decodeEvent(input);
-      validateEnvelope(value, false);
-      if (value.type !== spec.type) {
-        throw new InvalidEventError(`Expected a ${spec.type} event, got ${value.type}`, [], value.type);
-      }
-      const envelope = { ...value, payload: readPayload(value.schemaVersion, value.payload) } as EventEnvelope<TType, TPayload>;
-      if (envelope.key !== key(envelope.payload)) {
-        throw new InvalidEventError(`${spec.type} key ${envelope.key} does not match its payload`, [], spec.type);
-      }
-      return envelope;
+      return read(parseEnvelope(input));
     },
+
+    read,
 
     is(envelope: EventEnvelope): envelope is EventEnvelope<TType, TPayload> {
       return envelope.type === spec.type;

@@ -120,6 +120,21 @@ describe('event contracts', () => {
     expect(newer.payload.pet.colour).toBe('brown');
   });
 
+  it('reads an envelope decoded once by parseEnvelope as parse reads the message', () => {
+    const envelope = PetCreated.create({ pet }, meta);
+    const newer = { ...envelope, traceId: 'x', payload: { pet: { ...pet, colour: 'brown' } } };
+    const decoded = parseEnvelope(JSON.stringify(newer));
+
+    expect(PetCreated.read(decoded)).toEqual(envelope);
+    expect(invalid(() => PetDeleted.read(decoded)).message).toBe('Expected a PetDeleted event, got PetCreated');
+    expect(invalid(() => PetCreated.read(parseEnvelope(JSON.stringify({ ...envelope, payload: { pet: { ...pet, id: '7' } } })))).details).toEqual([
+      '/pet/id must be integer',
+    ]);
+    expect(invalid(() => PetCreated.read(parseEnvelope(JSON.stringify({ ...envelope, key: '8' })))).message).toBe(
+      'PetCreated key 8 does not match its payload',
+    );
+  });
+
   it('rejects what is not an event of that type', () => {
     const envelope = PetDeleted.create({ petId: 7 }, meta);
 
