@@ -88,10 +88,18 @@ export function serializeEnvelope(envelope: EventEnvelope): string {
   return JSON.stringify(ordered);
 }
 
+/** One decoder for every message: it keeps no state between whole-buffer decodes. */
+const utf8 = new TextDecoder('utf-8', { fatal: true });
+
 /** A private copy: tolerant validation strips unknown fields in place. */
 export function decodeEvent(input: unknown): unknown {
   if (typeof input === 'string' || input instanceof Uint8Array) {
-    const text = typeof input === 'string' ? input : new TextDecoder('utf-8', { fatal: true }).decode(input);
+    let text: string;
+    try {
+      text = typeof input === 'string' ? input : utf8.decode(input);
+    } catch {
+      throw new InvalidEventError('Event is not valid UTF-8');
+    }
     try {
       return JSON.parse(text);
     } catch {

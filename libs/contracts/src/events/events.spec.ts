@@ -156,6 +156,16 @@ describe('event contracts', () => {
     ]);
   });
 
+  it('refuses bytes that are not UTF-8 and reads the next message whole', () => {
+    const envelope = PetStatusRecomputed.create({ petId: 7, status: 'sold', quantity: 0 }, meta);
+    const bytes = Buffer.from(serializeEnvelope(envelope));
+
+    expect(invalid(() => parseEnvelope(Buffer.concat([bytes.subarray(0, 20), Buffer.from([0xc3])])))).toMatchObject({
+      message: 'Event is not valid UTF-8',
+    });
+    expect(parseEnvelope(bytes)).toEqual(JSON.parse(serializeEnvelope(envelope)));
+  });
+
   it('reads any envelope before knowing its type', () => {
     const envelope = PetStatusRecomputed.create({ petId: 7, status: 'sold', quantity: 0 }, meta);
     const read = parseEnvelope(Buffer.from(serializeEnvelope(envelope)));
