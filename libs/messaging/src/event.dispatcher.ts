@@ -18,7 +18,7 @@ import {
   type ConsumedMessage,
   type RefusedMessage,
 } from '@petstore/kafka';
-import { withLogContext } from '@petstore/observability';
+import { startSpan, withLogContext } from '@petstore/observability';
 import { admit, type Admissible, type Admission } from './consumer-positions';
 import { handledEvents, type EventHandlerOf } from './event-handler.decorator';
 import { MessagingKafka } from './messaging-kafka';
@@ -261,11 +261,12 @@ export class EventDispatcher {
       traceparent: message.headers[TRACE_HEADERS.traceparent],
       tracestate: message.headers[TRACE_HEADERS.tracestate],
     });
-    const span = messagingTracer.startSpan(
+    const span = startSpan(
+      messagingTracer,
       `process ${message.topic}`,
       {
         kind: SpanKind.CONSUMER,
-        attributes: {
+        attributes: () => ({
           'messaging.system': 'kafka',
           'messaging.operation.type': 'process',
           'messaging.operation.name': 'process',
@@ -278,7 +279,7 @@ export class EventDispatcher {
           'messaging.kafka.message.key': message.key ?? '',
           'petstore.event.type': envelope.type,
           'petstore.correlation_id': envelope.correlationId,
-        },
+        }),
       },
       parent,
     );

@@ -1,5 +1,6 @@
 import { ROOT_CONTEXT, SpanKind, SpanStatusCode, trace, type Span } from '@opentelemetry/api';
 import { serializeEnvelope } from '@petstore/contracts';
+import { startSpan } from '@petstore/observability';
 import {
   EVENT_HEADERS,
   PUBLICATION_NUMBER_HEADERS,
@@ -112,11 +113,12 @@ function producerSpan(topic: string, row: ClaimedRow): Span {
     traceparent: row.traceparent ?? undefined,
     tracestate: row.tracestate ?? undefined,
   });
-  return messagingTracer.startSpan(
+  return startSpan(
+    messagingTracer,
     `send ${topic}`,
     {
       kind: SpanKind.PRODUCER,
-      attributes: {
+      attributes: () => ({
         'messaging.system': 'kafka',
         'messaging.operation.type': 'send',
         'messaging.operation.name': 'send',
@@ -124,7 +126,7 @@ function producerSpan(topic: string, row: ClaimedRow): Span {
         'messaging.message.id': row.event_id,
         'messaging.kafka.message.key': row.key,
         'petstore.event.type': row.type,
-      },
+      }),
     },
     parent,
   );

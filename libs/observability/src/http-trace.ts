@@ -1,6 +1,7 @@
 import { context, propagation, ROOT_CONTEXT, SpanKind, SpanStatusCode, trace, type Span } from '@opentelemetry/api';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { ROUTINE_PATH } from './http';
+import { startSpan } from './span';
 import { tracingEnabled } from './tracing';
 
 const httpTracer = trace.getTracer('@petstore/http');
@@ -26,9 +27,10 @@ export function traceHttpRequests(app: FastifyInstance): void {
     if (ROUTINE_PATH.test(request.url)) return done();
     const route = request.routeOptions.url;
     const parent = propagation.extract(ROOT_CONTEXT, request.headers);
-    const span = httpTracer.startSpan(
+    const span = startSpan(
+      httpTracer,
       route ? `${request.method} ${route}` : request.method,
-      { kind: SpanKind.SERVER, attributes: requestAttributes(request, route) },
+      { kind: SpanKind.SERVER, attributes: () => requestAttributes(request, route) },
       parent,
     );
     serverSpans.set(request, span);

@@ -5,4 +5,5 @@ export * from './logger';
 export * from './metrics';
 export * from './nest-logger';
 export * from './rpc-trace';
+export * from './span';
 export * from './tracing';

@@ -1,4 +1,5 @@
 import { context, propagation, ROOT_CONTEXT, SpanKind, SpanStatusCode, trace, type Context, type Span } from '@opentelemetry/api';
+import { startSpan } from './span';
 
 const rpcTracer = trace.getTracer('@petstore/rpc');
 
@@ -57,7 +58,7 @@ export function traceRpcCall<R extends object, T>(callee: RpcCallee, request: R,
 export function traceRpcHandling<T>(callee: RpcCallee, request: unknown, handle: () => T): T {
   const parent = rpcCallerContext(request);
   if (!trace.getSpan(parent)) return handle();
-  const span = rpcTracer.startSpan(`${callee.service}/${callee.method}`, { kind: SpanKind.SERVER, attributes: rpcAttributes(callee) }, parent);
+  const span = startSpan(rpcTracer, `${callee.service}/${callee.method}`, { kind: SpanKind.SERVER, attributes: () => rpcAttributes(callee) }, parent);
   // Not sampled: no span to end, but the handling stays in the caller's trace, so what it writes
   // (an outbox row's traceparent) is not sampled either and its logs carry the trace id.
   if (!span.isRecording()) return context.with(trace.setSpan(parent, span), handle);
