@@ -106,10 +106,7 @@ async function restartingSections(stack: BenchStack, { category }: Seeded, ours:
     await sleep(10_000);
     results.idleCpu = await idleCpu(stack.processes, IDLE_SECONDS);
   }
-  if (SECTIONS.has('tracing')) {
-    log('saga capacity with tracing off, then on');
-    results.tracing = await tracingCost(stack, ours);
-  }
+  if (SECTIONS.has('tracing')) results.tracing = await tracingCost(stack, ours);
   if (SECTIONS.has('transports')) results.transports = await transportRuns(stack, category, ours);
   if (SECTIONS.has('security')) results.security = await securityCost(stack, category, ours);
 }

@@ -10,6 +10,11 @@ export function ratio(a: number | null | undefined, b: number | null | undefined
   return round((a ?? 0) / (b ?? 0), 2);
 }
 
+/** The mean of ratios taken next to each other, shown as a ratio is; null when there are none. */
+export function meanRatio(each: readonly (number | null)[]): number | null {
+  return each.length > 0 ? round(each.reduce((sum: number, x) => sum + (x ?? 0), 0) / each.length, 2) : null;
+}
+
 /** The p-th percentile of ascending `sorted` (nearest rank, rounded down); 0 for no samples. */
 export function percentile(sorted: readonly number[], p: number): number {
   if (sorted.length === 0) return 0;

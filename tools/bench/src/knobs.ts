@@ -31,6 +31,8 @@ if (SETTINGS.SOAK_MINUTES > 0) SECTIONS.add('soak');
 export const TRANSPORTS = env('BENCH_TRANSPORTS', 'tcp,nats,tcp,nats').split(',');
 /** BENCH_ONLY=security: the same with the bus's authentication and TLS on, then off, in turn. */
 export const SECURITY = env('BENCH_SECURITY', 'on,off,on,off').split(',') as ('on' | 'off')[];
+/** BENCH_ONLY=tracing: rounds of off, every trace and the chart's share, each run on a freshly restarted stack. */
+export const TRACING_ROUNDS = Number(env('BENCH_TRACING_ROUNDS', 2));
 /** What authentication and TLS on the bus may cost at most: a target the report compares against, never asserts. */
 export const SECURITY_TARGET = 0.9;
 

@@ -5,6 +5,7 @@ import { table } from './markdown';
 import { clusterReport } from './render-cluster';
 import type { BenchResults, CapacityResult, RateResult } from './results';
 import { roundTripSpread, sagaTargetVerdicts } from './saga-targets';
+import { asRounds } from './tracing-rounds';
 
 /** The line every block of the report starts with: when, on what, and where the raw figures are. */
 export function runLine({ startedAt, environment: e }: BenchResults, rawLink: string): string {
@@ -78,21 +79,31 @@ function capacitySection({ capacity, floorCapacity, settings: s }: BenchResults)
   return out;
 }
 
-function tracingSection({ tracing: t }: BenchResults): string[] {
-  if (!t) return [];
-  const row = (name: string, c: CapacityResult) => [name, c.placedPerSecond, `**${c.decidedPerSecond}**`, c.decisionP50, c.decisionP99, c.failed, cpuTotal(c)];
+function tracingSection({ tracing }: BenchResults): string[] {
+  if (!tracing) return [];
+  const { rounds, onToOff, sampledOnToOff } = asRounds(tracing);
+  const row = (round: number, name: string, c: CapacityResult) => [round, name, c.placedPerSecond, `**${c.decidedPerSecond}**`, c.decisionP50, c.decisionP99, c.failed, cpuTotal(c)];
+  const each = (ratios: (number | null)[]) => (ratios.length > 1 ? ` (mean of ${ratios.join(', ')})` : '');
+  const sampled = rounds.flatMap((r) => (r.sampled ? [r.sampled] : []));
+  const spans = (runs: { spansReceived: number; spansPerOrder: number | null }[]) =>
+    `${runs.map((r) => r.spansReceived).join(', ')} spans received (${runs.map((r) => r.spansPerOrder).join(', ')} per order)`;
   return [
     '',
-    `### Tracing on vs off (saga capacity as above, run one after the other; on = every process exporting OTLP/HTTP protobuf to a receiver in the benchmark process that counts the spans without decoding them)`,
+    // Runs before rounds were kept restarted the stack for "on" only.
+    `### Tracing on vs off (saga capacity as above, ${'rounds' in tracing ? 'in rounds, each run on a freshly restarted stack' : 'run one after the other'}; on = every process exporting OTLP/HTTP protobuf to a receiver in the benchmark process that counts the spans without decoding them)`,
     '',
     ...table(
-      ['tracing', 'placed/s', 'decided/s', 'placed→decided p50 ms', 'p99 ms', 'failed', 'CPU ms per order'],
-      [row('off', t.off), row('on', t.on), ...(t.sampled ? [row(`on, ${t.sampled.ratio} of new traces kept (the chart's default)`, t.sampled.on)] : [])],
+      ['round', 'tracing', 'placed/s', 'decided/s', 'placed→decided p50 ms', 'p99 ms', 'failed', 'CPU ms per order'],
+      rounds.flatMap((r, i) => [
+        row(i + 1, 'off', r.off),
+        row(i + 1, 'on', r.on),
+        ...(r.sampled ? [row(i + 1, `on, ${r.sampled.ratio} of new traces kept (the chart's default)`, r.sampled.on)] : []),
+      ]),
     ),
     '',
-    `On / off: **${t.onToOff}**; ${t.spansReceived} spans received (${t.spansPerOrder} per order).`,
-    ...(t.sampled
-      ? [`Keeping ${t.sampled.ratio} of new traces, on / off: **${t.sampled.onToOff}**; ${t.sampled.spansReceived} spans received (${t.sampled.spansPerOrder} per order).`]
+    `On / off: **${onToOff}**${each(rounds.map((r) => r.onToOff))}; ${spans(rounds)}.`,
+    ...(sampled.length > 0
+      ? [`Keeping ${sampled[0].ratio} of new traces, on / off: **${sampledOnToOff}**${each(sampled.map((r) => r.onToOff))}; ${spans(sampled)}.`]
       : []),
   ];
 }

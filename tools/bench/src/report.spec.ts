@@ -2,7 +2,9 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { between } from './markdown';
 import { rawFileName, reportBlocks, updateReport } from './report';
+import { ratio } from './figures';
 import type { BenchResults, CapacityResult, RateResult } from './results';
+import { summarizeRounds } from './tracing-rounds';
 
 const capacity = (decidedPerSecond: number, extra: Partial<CapacityResult> = {}): CapacityResult => ({
   placed: 20_000,
@@ -161,11 +163,32 @@ describe('the report of a full run', () => {
     expect(main.indexOf(line ?? '')).toBeGreaterThan(main.indexOf('| pipeline | offered/s | gateway | orders | postgres | in all |'));
   });
 
-  it("renders tracing on at every trace and at the chart's share beside off", () => {
-    expect(main).toContain('| on | 1000 | **400** | 12.5 | 80.1 | 0 | 1.15 |');
-    expect(main).toContain("| on, 0.1 of new traces kept (the chart's default) | 1000 | **480** | 12.5 | 80.1 | 0 | 1.15 |");
+  it("renders tracing on at every trace and at the chart's share beside off, a run of one round as round 1", () => {
+    expect(main).toContain('| 1 | on | 1000 | **400** | 12.5 | 80.1 | 0 | 1.15 |');
+    expect(main).toContain("| 1 | on, 0.1 of new traces kept (the chart's default) | 1000 | **480** | 12.5 | 80.1 | 0 | 1.15 |");
     expect(main).toContain('On / off: **0.8**; 123456 spans received (12.3 per order).');
     expect(main).toContain('Keeping 0.1 of new traces, on / off: **0.96**; 12345 spans received (1.2 per order).');
+  });
+
+  it('renders every round of tracing and judges the target by the mean of their on / off', () => {
+    const traced = (off: number, on: number, sampledOn: number) => ({
+      off: capacity(off),
+      on: capacity(on),
+      spansReceived: 6000,
+      spansPerOrder: 6.1,
+      onToOff: ratio(on, off),
+      sampled: { ratio: 0.1, on: capacity(sampledOn), spansReceived: 600, spansPerOrder: 0.6, onToOff: ratio(sampledOn, off) },
+    });
+    const run = { ...fullRun(), tracing: summarizeRounds([traced(500, 420, 480), traced(400, 304, 376)]) };
+    const lines = reportBlocks(run, 'bench/raw-2026-11-28.json').bench;
+
+    expect(lines).toContain('| 2 | off | 1000 | **400** | 12.5 | 80.1 | 0 | 1.15 |');
+    expect(lines).toContain('| 2 | on | 1000 | **304** | 12.5 | 80.1 | 0 | 1.15 |');
+    expect(lines).toContain('On / off: **0.8** (mean of 0.84, 0.76); 6000, 6000 spans received (6.1, 6.1 per order).');
+    expect(lines).toContain('Keeping 0.1 of new traces, on / off: **0.95** (mean of 0.96, 0.94); 600, 600 spans received (0.6, 0.6 per order).');
+    expect(lines).toContain(
+      "| tracing on (every span exported) ≥ 0.8 of off | 420 / 500, 304 / 400 decided/s: **0.8** (mean of 2 rounds); keeping 0.1 of new traces (the chart's default): 0.95 | met |",
+    );
   });
 
   it('renders the cluster with the replicas of a tier summed', () => {

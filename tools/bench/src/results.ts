@@ -33,6 +33,18 @@ export interface TracedCapacity {
   spansPerOrder: Figure;
   onToOff: Figure;
 }
+/** Capacity off, then exporting every span, then keeping the chart's share: each on the stack freshly restarted so. */
+export interface TracingRound extends TracedCapacity {
+  off: CapacityResult;
+  /** The same keeping the chart's share of new traces (deploy/helm/petstore values `tracing.samplerRatio`), when under 1. */
+  sampled?: TracedCapacity & { ratio: number };
+}
+/** BENCH_TRACING_ROUNDS rounds in turn, so that the host's drift shows; the targets read the means of the rounds' on / off. */
+export interface TracingRounds {
+  rounds: TracingRound[];
+  onToOff: Figure;
+  sampledOnToOff?: Figure;
+}
 export interface RateResult extends Decisions {
   stages?: Stages;
   offeredRate: number;
@@ -97,11 +109,8 @@ export interface BenchResults {
   soak?: { rate: number; minutes: (RateResult & { minute: number })[]; tablesAtStart: Tables; tablesAtEnd: Tables };
   stockCheck?: { pets: number; stocked: number; approvedUnits: number; remaining: number; mismatches: number; exact: boolean };
   idleCpu?: Record<string, Figure>;
-  tracing?: TracedCapacity & {
-    off: CapacityResult;
-    /** The same keeping the chart's share of new traces (deploy/helm/petstore values `tracing.samplerRatio`), when under 1. */
-    sampled?: TracedCapacity & { ratio: number };
-  };
+  /** One round (runs before 2026-11-30), or several with the means of their ratios. */
+  tracing?: TracingRound | TracingRounds;
   transports?: (ReadsAndCapacity & { transport: string })[];
   security?: { runs: (ReadsAndCapacity & { mode: 'on' | 'off' })[]; onToOff: SecurityRatios; target: number };
   cluster?: ClusterResults;

@@ -1,5 +1,5 @@
 // On / off of the security section's figures, pure.
-import { ratio, round } from './figures';
+import { meanRatio, ratio } from './figures';
 
 interface Run {
   mode: 'on' | 'off';
@@ -27,7 +27,7 @@ export function securityRatios(runs: Run[]): SecurityRatios {
   const pairs = on.slice(0, off.length).map((r, i) => [r, off[i]] as const);
   const onToOff = (figure: (run: Run) => number | null): Ratio => {
     const each = pairs.map(([a, b]) => ratio(figure(a), figure(b)));
-    return { each, mean: each.length > 0 ? round(each.reduce((sum: number, x) => sum + (x ?? 0), 0) / each.length, 2) : null };
+    return { each, mean: meanRatio(each) };
   };
   const queries = on[0]?.reads.map((r) => r.name) ?? [];
   const read = (name: string, via: 'gateway' | 'direct') => (run: Run) => run.reads.find((r) => r.name === name)?.[via].requestsPerSecond ?? null;

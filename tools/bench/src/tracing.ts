@@ -1,13 +1,15 @@
-// BENCH_ONLY=tracing: what exporting spans costs the saga, every trace and the chart's share of them.
+// BENCH_ONLY=tracing: what exporting spans costs the saga, every trace and the chart's share of them, in rounds.
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { ROOT, startOtlpReceiver, type OtlpReceiver } from '@petstore/stack';
 import { parse } from 'yaml';
 import type { BenchStack } from './bench-stack';
-import { ratio, round, sleep } from './figures';
+import { log, ratio, round, sleep } from './figures';
+import { TRACING_ROUNDS } from './knobs';
 import { capacity } from './measure';
-import type { CapacityResult } from './results';
+import type { CapacityResult, TracingRound, TracingRounds } from './results';
 import type { Target } from './target';
+import { summarizeRounds } from './tracing-rounds';
 
 /** The share of new traces a deployment of the chart keeps unless told otherwise (`tracing.samplerRatio`). */
 function chartSamplerRatio(): number {
@@ -31,27 +33,35 @@ async function capacityTraced(stack: BenchStack, target: Target, receiver: OtlpR
 const onToOff = (on: CapacityResult, off: CapacityResult) => ratio(on.decidedPerSecond, off.decidedPerSecond);
 
 /**
- * Capacity without tracing, then on a stack restarted to export every span over OTLP/HTTP (SDK
- * defaults: batches of 512, 5 s delay, queue 2048) to a receiver in this process that counts them
- * from the protobuf's framing; then again keeping the chart's share of new traces. The collector
- * runs outside the store (the chart's `tracing.otlpEndpoint`), so its decoding is not the store's
- * cost, and decoding here took the stack's cores from it.
- * The ratios are what tracing costs.
+ * Rounds (BENCH_TRACING_ROUNDS) of capacity without tracing, then exporting every span over
+ * OTLP/HTTP (SDK defaults: batches of 512, 5 s delay, queue 2048) to a receiver in this process
+ * that counts them from the protobuf's framing, then keeping the chart's share of new traces.
+ * Each run starts on a freshly restarted stack, off too, so that no run meets processes warmer
+ * than the others; the rounds show how far the host drifts between runs minutes apart, and the
+ * targets read the means of their on / off. The collector runs outside the store (the chart's
+ * `tracing.otlpEndpoint`), so its decoding is not the store's cost, and decoding here took the
+ * stack's cores from it.
  */
-export async function tracingCost(stack: BenchStack, target: Target) {
-  const off = await capacity(target);
+export async function tracingCost(stack: BenchStack, target: Target): Promise<TracingRounds> {
   const receiver = await startOtlpReceiver({ keepSpans: false });
+  const share = chartSamplerRatio();
+  const rounds: TracingRound[] = [];
   try {
-    const every = await capacityTraced(stack, target, receiver, 1);
-    const ratio = chartSamplerRatio();
-    const sampled = ratio < 1 ? await capacityTraced(stack, target, receiver, ratio) : undefined;
-    return {
-      off,
-      ...every,
-      onToOff: onToOff(every.on, off),
-      ...(sampled && { sampled: { ratio, ...sampled, onToOff: onToOff(sampled.on, off) } }),
-    };
+    for (let round = 1; round <= TRACING_ROUNDS; round++) {
+      log(`tracing, round ${round} of ${TRACING_ROUNDS}: off, every trace${share < 1 ? `, ${share} of new traces` : ''}`);
+      await stack.restart(stack.layout);
+      const off = await capacity({ ...target, processes: stack.processes });
+      const every = await capacityTraced(stack, target, receiver, 1);
+      const sampled = share < 1 ? await capacityTraced(stack, target, receiver, share) : undefined;
+      rounds.push({
+        off,
+        ...every,
+        onToOff: onToOff(every.on, off),
+        ...(sampled && { sampled: { ratio: share, ...sampled, onToOff: onToOff(sampled.on, off) } }),
+      });
+    }
   } finally {
     await receiver.close();
   }
+  return summarizeRounds(rounds);
 }
