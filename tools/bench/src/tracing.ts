@@ -47,8 +47,8 @@ export async function tracingCost(stack: BenchStack, target: Target): Promise<Tr
   const share = chartSamplerRatio();
   const rounds: TracingRound[] = [];
   try {
-    for (let round = 1; round <= TRACING_ROUNDS; round++) {
-      log(`tracing, round ${round} of ${TRACING_ROUNDS}: off, every trace${share < 1 ? `, ${share} of new traces` : ''}`);
+    for (let n = 1; n <= TRACING_ROUNDS; n++) {
+      log(`tracing, round ${n} of ${TRACING_ROUNDS}: off, every trace${share < 1 ? `, ${share} of new traces` : ''}`);
       await stack.restart(stack.layout);
       const off = await capacity({ ...target, processes: stack.processes });
       const every = await capacityTraced(stack, target, receiver, 1);
