@@ -8,7 +8,7 @@ import { BenchStack } from './bench-stack';
 import { benchCluster } from './cluster';
 import { checkStock, environment } from './database-figures';
 import { log, sleep } from './figures';
-import { ADMIN_DATABASE_URL, API_KEY, IDLE_SECONDS, ORDER_PETS, SECTIONS, SETTINGS, STOCK_PER_PET } from './knobs';
+import { ADMIN_DATABASE_URL, API_KEY, IDLE_SECONDS, ORDER_PETS, READ_ROUNDS, SECTIONS, SETTINGS, STOCK_PER_PET } from './knobs';
 import { atRate, capacity, withWait } from './measure';
 import { memoryOf, peakRssSampler } from './memory';
 import { idleCpu } from './proc-cpu';
@@ -59,7 +59,7 @@ function stackTarget(stack: BenchStack, ordersDb: pg.Pool, headers: Record<strin
 
 /** The sections that place orders on the stack as it first started (and the floor beside it). */
 async function loadSections(stack: BenchStack, { category, orderPets }: Seeded, ours: Target, nextPetId: () => number, results: Results) {
-  if (SECTIONS.has('reads')) results.reads = await readPath(stack.layout, category, stack.processes, stack.processOptions);
+  if (SECTIONS.has('reads')) results.reads = await readPath(stack.layout, category, stack.processes, { baselineOptions: stack.processOptions, rounds: READ_ROUNDS });
   if (SECTIONS.has('floor')) {
     log('saga floor (node:http + pg + kafkajs)');
     const floor = await startSagaFloor(stack.layout, stack.namespace, orderPets.map((pet) => pet.id));

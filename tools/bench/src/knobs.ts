@@ -31,6 +31,8 @@ if (SETTINGS.SOAK_MINUTES > 0) SECTIONS.add('soak');
 export const TRANSPORTS = env('BENCH_TRANSPORTS', 'tcp,nats,tcp,nats').split(',');
 /** BENCH_ONLY=security: the same with the bus's authentication and TLS on, then off, in turn. */
 export const SECURITY = env('BENCH_SECURITY', 'on,off,on,off').split(',') as ('on' | 'off')[];
+/** The read path's rounds: every path of every query once per round, the target reading the mean of the rounds. */
+export const READ_ROUNDS = Number(env('BENCH_READ_ROUNDS', 2));
 /** BENCH_ONLY=tracing: rounds of off, every trace and the chart's share, each run on a freshly restarted stack. */
 export const TRACING_ROUNDS = Number(env('BENCH_TRACING_ROUNDS', 2));
 /** What authentication and TLS on the bus may cost at most: a target the report compares against, never asserts. */

@@ -1,5 +1,7 @@
 // The read path: two catalog queries through the gateway, straight to the catalog over its RPC
-// transport, and from the floor (node:http + pg, same SQL), with a baseline gateway build if given.
+// transport, and from the floor (node:http + pg, same SQL), with a baseline gateway build if given,
+// in rounds: each round runs every path of every query in turn, so that the host's drift between
+// runs a minute apart reaches every path alike.
 import { fork } from 'node:child_process';
 import * as path from 'node:path';
 import { type ProcessOptions, startBaselineGateway } from './baseline-gateway';
@@ -20,6 +22,8 @@ export interface ReadResult {
   gatewayToFloor: number | null;
   baseline?: CannonResult & { build: string };
   baselineToFloor?: number | null;
+  /** 1-based; absent in runs before 2026-11-30, which measured one round. */
+  round?: number;
 }
 
 /** Two reads as each path serves them: the gateway's route, the floor's, and the catalog's RPC pattern. */
@@ -43,7 +47,12 @@ function readsOf(category: { id: number }) {
 }
 
 /** `baselineOptions`: how to start the baseline gateway build (BENCH_BASELINE_GATEWAY), as the stack's processes start. */
-export async function readPath(layout: Layout, category: { id: number }, processes: Processes, baselineOptions?: ProcessOptions): Promise<ReadResult[]> {
+export async function readPath(
+  layout: Layout,
+  category: { id: number },
+  processes: Processes,
+  { baselineOptions, rounds = 1 }: { baselineOptions?: ProcessOptions; rounds?: number } = {},
+): Promise<ReadResult[]> {
   log('read path');
   const baseline = await startBaselineGateway(layout, baselineOptions);
   // A program of its own beside this bundle (dist/tools/bench/floor-server.js).
@@ -52,29 +61,32 @@ export async function readPath(layout: Layout, category: { id: number }, process
   const headers = { authorization: `Bearer ${API_KEY}` };
   const results: ReadResult[] = [];
   try {
-    for (const read of readsOf(category)) {
-      const viaGateway = await cannon({ url: `${layout.urls.gateway}${read.gateway}`, headers, warmup: true, cpuOf: processes });
-      const viaBaseline = baseline && (await cannon({ url: `${baseline.url}${read.gateway}`, headers, warmup: true }));
-      const direct = await rpcLoad({
-        env: layout.envs.catalog,
-        callerEnv: layout.envs.gateway,
-        service: 'catalog',
-        pattern: read.pattern,
-        payload: read.payload,
-        connections: SETTINGS.CONNECTIONS,
-        durationSeconds: SETTINGS.READ_SECONDS,
-      });
-      const floorRun = await cannon({ url: `http://127.0.0.1:${FLOOR_PORT}${read.floor}`, warmup: true, cpuOf: { floor } });
-      results.push({
-        name: read.name,
-        transport: (layout.envs.catalog.RPC_TRANSPORT ?? 'nats').toUpperCase(),
-        gateway: viaGateway,
-        direct: { requestsPerSecond: round(direct.requestsPerSecond), p50: round(direct.p50, 2), p99: round(direct.p99, 2), errors: direct.errors },
-        floor: floorRun,
-        gatewayToDirect: ratio(viaGateway.requestsPerSecond, direct.requestsPerSecond),
-        gatewayToFloor: ratio(viaGateway.requestsPerSecond, floorRun.requestsPerSecond),
-        ...(viaBaseline && { baseline: { build: baseline.main, ...viaBaseline }, baselineToFloor: ratio(viaBaseline.requestsPerSecond, floorRun.requestsPerSecond) }),
-      });
+    for (let turn = 1; turn <= rounds; turn++) {
+      for (const read of readsOf(category)) {
+        const viaGateway = await cannon({ url: `${layout.urls.gateway}${read.gateway}`, headers, warmup: true, cpuOf: processes });
+        const viaBaseline = baseline && (await cannon({ url: `${baseline.url}${read.gateway}`, headers, warmup: true }));
+        const direct = await rpcLoad({
+          env: layout.envs.catalog,
+          callerEnv: layout.envs.gateway,
+          service: 'catalog',
+          pattern: read.pattern,
+          payload: read.payload,
+          connections: SETTINGS.CONNECTIONS,
+          durationSeconds: SETTINGS.READ_SECONDS,
+        });
+        const floorRun = await cannon({ url: `http://127.0.0.1:${FLOOR_PORT}${read.floor}`, warmup: true, cpuOf: { floor } });
+        results.push({
+          name: read.name,
+          transport: (layout.envs.catalog.RPC_TRANSPORT ?? 'nats').toUpperCase(),
+          gateway: viaGateway,
+          direct: { requestsPerSecond: round(direct.requestsPerSecond), p50: round(direct.p50, 2), p99: round(direct.p99, 2), errors: direct.errors },
+          floor: floorRun,
+          gatewayToDirect: ratio(viaGateway.requestsPerSecond, direct.requestsPerSecond),
+          gatewayToFloor: ratio(viaGateway.requestsPerSecond, floorRun.requestsPerSecond),
+          ...(viaBaseline && { baseline: { build: baseline.main, ...viaBaseline }, baselineToFloor: ratio(viaBaseline.requestsPerSecond, floorRun.requestsPerSecond) }),
+          ...(rounds > 1 && { round: turn }),
+        });
+      }
     }
   } finally {
     floor.kill('SIGTERM');

@@ -5,6 +5,8 @@ import { table } from './markdown';
 import { clusterReport } from './render-cluster';
 import type { BenchResults, CapacityResult, RateResult } from './results';
 import { roundTripSpread, sagaTargetVerdicts } from './saga-targets';
+import type { ReadResult } from './read-path';
+import { readRatios } from './read-rounds';
 import { asRounds } from './tracing-rounds';
 
 /** The line every block of the report starts with: when, on what, and where the raw figures are. */
@@ -30,12 +32,16 @@ function targetsSection(results: BenchResults): string[] {
 
 function readsSection({ reads, settings: s }: BenchResults): string[] {
   if (!reads) return [];
-  const out = ['', `### Read path (${s.READ_SECONDS} s per run after a 3 s warm-up, ${s.CONNECTIONS} connections)`, ''];
+  const queries = readRatios(reads);
+  const rounds = queries[0]?.each.length ?? 1;
+  const inRounds = rounds > 1 ? `, in ${rounds} rounds` : '';
+  const out = ['', `### Read path (${s.READ_SECONDS} s per run after a 3 s warm-up, ${s.CONNECTIONS} connections${inRounds})`, ''];
+  const query = (r: ReadResult) => (r.round ? `${r.name}, round ${r.round}` : r.name);
   out.push(
     ...table(
       ['query', 'served by', 'requests/s', 'p50 ms', 'p99 ms'],
       reads.flatMap((r) => [
-        [r.name, `gateway (HTTP → ${r.transport} → catalog)`, r.gateway.requestsPerSecond, r.gateway.p50, r.gateway.p99],
+        [query(r), `gateway (HTTP → ${r.transport} → catalog)`, r.gateway.requestsPerSecond, r.gateway.p50, r.gateway.p99],
         ['', `catalog direct (${r.transport})`, r.direct.requestsPerSecond, r.direct.p50, r.direct.p99],
         ['', 'floor (node:http + pg, same SQL)', r.floor.requestsPerSecond, r.floor.p50, r.floor.p99],
         ['', 'gateway / direct', `**${r.gatewayToDirect}**`, '', ''],
@@ -49,12 +55,15 @@ function readsSection({ reads, settings: s }: BenchResults): string[] {
       ]),
     ),
   );
+  if (rounds > 1) {
+    out.push('', `Gateway / floor, mean of the ${rounds} rounds (each round runs every path of both queries in turn): ${queries.map((q) => `${q.name} **${q.mean}**`).join(', ')}.`);
+  }
   const cpuLine = (cpu: Record<string, number>) =>
     `${Object.entries(cpu).map(([part, us]) => `${part} ${us}`).join(', ')}; **${Object.values(cpu).reduce((sum, us) => sum + us, 0)}** in all`;
   const withCpu = reads.filter((r) => r.gateway.cpuUsPerRequest && r.floor.cpuUsPerRequest);
   if (withCpu.length > 0) {
     out.push('', 'CPU per request while each ran (µs, from /proc, every process that took part; the ratio of the totals is roughly the inverse of the ratio of requests/s, both runs having the same two cores):', '');
-    for (const r of withCpu) out.push(`- ${r.name}: through the gateway ${cpuLine(r.gateway.cpuUsPerRequest ?? {})}; floor ${cpuLine(r.floor.cpuUsPerRequest ?? {})}.`);
+    for (const r of withCpu) out.push(`- ${query(r)}: through the gateway ${cpuLine(r.gateway.cpuUsPerRequest ?? {})}; floor ${cpuLine(r.floor.cpuUsPerRequest ?? {})}.`);
   }
   return out;
 }

@@ -131,6 +131,18 @@ describe('the report of a full run', () => {
     expect(main).toContain('- GET /v1/pets?limit=20: through the gateway gateway 300, catalog 150; **450** in all; floor floor 100; **100** in all.');
   });
 
+  it('names each round of the read path and ends its table with the means', () => {
+    const run = fullRun();
+    const inRound = (name: string, round: number, gatewayToFloor: number) => ({ ...read(name), round, gatewayToFloor });
+    run.reads = [inRound('GET /v1/categories/{id}', 1, 0.4), inRound('GET /v1/pets?limit=20', 1, 0.5), inRound('GET /v1/categories/{id}', 2, 0.6), inRound('GET /v1/pets?limit=20', 2, 0.7)];
+    const lines = reportBlocks(run, 'bench/raw-2026-11-28.json').bench;
+    expect(lines).toContain('### Read path (10 s per run after a 3 s warm-up, 32 connections, in 2 rounds)');
+    expect(lines).toContain('| GET /v1/pets?limit=20, round 2 | gateway (HTTP → NATS → catalog) | 2000 | 14 | 30 |');
+    expect(lines).toContain('Gateway / floor, mean of the 2 rounds (each round runs every path of both queries in turn): GET /v1/categories/{id} **0.5**, GET /v1/pets?limit=20 **0.6**.');
+    expect(lines).toContain('- GET /v1/categories/{id}, round 1: through the gateway gateway 300, catalog 150; **450** in all; floor floor 100; **100** in all.');
+    expect(lines).toContain('| reads ≥ 0.6 of the floor, every query | GET /v1/categories/{id} **0.5** (0.4, 0.6), GET /v1/pets?limit=20 **0.6** (0.5, 0.7) (mean of 2 rounds) | **not met** |');
+  });
+
   it('renders saga capacity beside the floor, with the ratio and the CPU per order', () => {
     expect(main).toContain('| pipeline | placed/s | decided | left undecided | decided/s | placed→decided p50 ms | p99 ms | failed |');
     expect(main).toContain('| the stack (gateway → orders → Kafka → inventory → Kafka → orders) | 1000 | 20000 | 0 | **500** | 12.5 | 80.1 | 0 |');

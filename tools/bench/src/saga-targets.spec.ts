@@ -94,6 +94,23 @@ describe("the lean saga's targets", () => {
     );
   });
 
+  it('read the mean of the read rounds, each query against the threshold, each round shown', () => {
+    const results = run(true);
+    const inRound = (name: string, gatewayToFloor: number, round: number) => ({ ...read(name, gatewayToFloor), round });
+    results.reads = [
+      inRound('GET /v1/categories/{id}', 0.7, 1),
+      inRound('GET /v1/pets?limit=20', 0.66, 1),
+      inRound('GET /v1/categories/{id}', 0.5, 2),
+      inRound('GET /v1/pets?limit=20', 0.52, 2),
+    ];
+    const [verdict] = sagaTargetVerdicts(results).filter((v) => v.target.startsWith('reads'));
+    expect(verdict).toEqual({
+      target: 'reads ≥ 0.6 of the floor, every query',
+      figure: 'GET /v1/categories/{id} **0.6** (0.7, 0.5), GET /v1/pets?limit=20 **0.59** (0.66, 0.52) (mean of 2 rounds)',
+      met: false,
+    });
+  });
+
   it("add the chart's share of traces to the tracing figure when it was measured", () => {
     const results = run(true);
     results.tracing = { ...(results.tracing as NonNullable<BenchResults['tracing']>), sampled: { ratio: 0.1, on: capacity(2700), spansReceived: 1, spansPerOrder: 0.6, onToOff: 0.9 } };
