@@ -51,7 +51,7 @@ describe('the trace context of an RPC payload', () => {
     expect(spans.map((span) => span.kind)).toEqual([SpanKind.SERVER, SpanKind.INTERNAL]);
     const [server] = spans;
     expect(server).toMatchObject({ name: 'orders/orders.place', parentSpanContext: { spanId: request.spanContext().spanId } });
-    expect(server.attributes).toEqual({ 'rpc.system': 'nestjs_tcp', 'rpc.service': 'orders', 'rpc.method': 'orders.place' });
+    expect(server.attributes).toEqual({ 'rpc.system': 'nestjs', 'rpc.service': 'orders', 'rpc.method': 'orders.place' });
     expect(server.spanContext().traceId).toBe(request.spanContext().traceId);
     // The handler ran with the server span active: what it writes (the outbox row) carries it.
     expect(reply).toBe(server.spanContext().spanId);
@@ -68,7 +68,7 @@ describe('the trace context of an RPC payload', () => {
     expect(caller.events.map(({ name, attributes }) => ({ name, attributes }))).toEqual([
       {
         name: 'rpc.call.failed',
-        attributes: { 'rpc.system': 'nestjs_tcp', 'rpc.service': 'orders', 'rpc.method': 'orders.place', 'error.type': 'UPSTREAM_TIMEOUT', 'error.message': 'The orders service did not answer in time' },
+        attributes: { 'rpc.system': 'nestjs', 'rpc.service': 'orders', 'rpc.method': 'orders.place', 'error.type': 'UPSTREAM_TIMEOUT', 'error.message': 'The orders service did not answer in time' },
       },
     ]);
 

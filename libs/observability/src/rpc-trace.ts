@@ -75,8 +75,9 @@ export function traceRpcHandling<T>(callee: RpcCallee, request: unknown, handle:
   return result;
 }
 
+/** `rpc.system` names the framework, not the transport: the same handlers answer over NATS or TCP (RPC_TRANSPORT). */
 function rpcAttributes({ service, method }: RpcCallee): Record<string, string> {
-  return { 'rpc.system': 'nestjs_tcp', 'rpc.service': service, 'rpc.method': method };
+  return { 'rpc.system': 'nestjs', 'rpc.service': service, 'rpc.method': method };
 }
 
 function settle<T>(span: Span, outcome: Promise<T>): Promise<T> {

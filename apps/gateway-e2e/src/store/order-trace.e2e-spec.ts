@@ -44,7 +44,7 @@ describe('the trace of an order', () => {
     // Orders handles the call and writes OrderPlaced in it.
     const handling = theSpan(spans, 'orders RPC server span', (span) => span.service === 'orders' && span.kind === 'server' && span.name === 'orders/orders.place');
     expect(handling.parentSpanId).toBe(request.spanId);
-    expect(handling.attributes).toMatchObject({ 'rpc.system': 'nestjs_tcp', 'rpc.method': 'orders.place' });
+    expect(handling.attributes).toMatchObject({ 'rpc.system': 'nestjs', 'rpc.method': 'orders.place' });
     const orderPlacedSent = theSpan(spans, 'OrderPlaced publish', messaging('orders', 'producer', 'OrderPlaced'));
     expect(orderPlacedSent.parentSpanId).toBe(handling.spanId);
     expect(orderPlacedSent.attributes).toMatchObject({
