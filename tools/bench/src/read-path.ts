@@ -46,7 +46,12 @@ function readsOf(category: { id: number }) {
   ];
 }
 
-/** `baselineOptions`: how to start the baseline gateway build (BENCH_BASELINE_GATEWAY), as the stack's processes start. */
+/**
+ * `baselineOptions`: how to start the baseline gateway build (BENCH_BASELINE_GATEWAY), as the
+ * stack's processes start. `rounds`: how many times every path of every query runs (BENCH_READ_ROUNDS
+ * in the main section; one per stack run in the security and transports sections, which alternate
+ * their runs already).
+ */
 export async function readPath(
   layout: Layout,
   category: { id: number },
