@@ -22,7 +22,7 @@ export interface ReadResult {
   gatewayToFloor: number | null;
   baseline?: CannonResult & { build: string };
   baselineToFloor?: number | null;
-  /** 1-based; absent in runs before 2026-11-30, which measured one round. */
+  /** 1-based; absent when the run measured one round, as every run before 2026-11-30 did. */
   round?: number;
 }
 

@@ -12,6 +12,10 @@ export interface ReadRatios {
 /** Each query's gateway / floor over the rounds, in the order the queries ran; a run before rounds is one round. */
 export function readRatios(reads: readonly ReadResult[]): ReadRatios[] {
   const byName = new Map<string, (number | null)[]>();
-  for (const read of reads) byName.set(read.name, [...(byName.get(read.name) ?? []), read.gatewayToFloor]);
+  for (const read of reads) {
+    const each = byName.get(read.name) ?? [];
+    each.push(read.gatewayToFloor);
+    byName.set(read.name, each);
+  }
   return [...byName].map(([name, each]) => ({ name, each, mean: meanRatio(each) }));
 }
