@@ -9,7 +9,7 @@ import { benchCluster } from './cluster';
 import { checkStock, environment } from './database-figures';
 import { log, sleep } from './figures';
 import { ADMIN_DATABASE_URL, API_KEY, IDLE_SECONDS, ORDER_PETS, READ_ROUNDS, SECTIONS, SETTINGS, STOCK_PER_PET } from './knobs';
-import { atRate, capacity, withWait } from './measure';
+import { atRate, capacity, capacityInRounds, withWait } from './measure';
 import { memoryOf, peakRssSampler } from './memory';
 import { idleCpu } from './proc-cpu';
 import { readPath } from './read-path';
@@ -60,32 +60,31 @@ function stackTarget(stack: BenchStack, ordersDb: pg.Pool, headers: Record<strin
 /** The sections that place orders on the stack as it first started (and the floor beside it). */
 async function loadSections(stack: BenchStack, { category, orderPets }: Seeded, ours: Target, nextPetId: () => number, results: Results) {
   if (SECTIONS.has('reads')) results.reads = await readPath(stack.layout, category, stack.processes, { baselineOptions: stack.processOptions, rounds: READ_ROUNDS });
-  if (SECTIONS.has('floor')) {
-    log('saga floor (node:http + pg + kafkajs)');
-    const floor = await startSagaFloor(stack.layout, stack.namespace, orderPets.map((pet) => pet.id));
-    try {
-      const floorTarget = floor.target(nextPetId);
-      results.floorCapacity = await capacity(floorTarget);
-      results.floorRates = [];
-      for (const rate of SETTINGS.RATES) results.floorRates.push(await atRate(floorTarget, rate));
-    } finally {
-      await floor.stop().catch(() => undefined);
+  // The floor's runs and the stack's are paired, the floor's first: this host's speed drifts within
+  // minutes, and a ratio of runs far apart would measure the drift. Each idles while the other runs.
+  if (SECTIONS.has('floor')) log('saga floor (node:http + pg + kafkajs)');
+  const floor = SECTIONS.has('floor') ? await startSagaFloor(stack.layout, stack.namespace, orderPets.map((pet) => pet.id)) : undefined;
+  try {
+    const floorTarget = floor?.target(nextPetId);
+    Object.assign(results, await capacityInRounds(floorTarget && (() => capacity(floorTarget)), SECTIONS.has('capacity') ? () => capacity(ours) : undefined));
+    if (SECTIONS.has('rates')) {
+      log(`what a round trip costs this host at ${ROUND_TRIP_RATES.join(' and ')} messages/s`);
+      results.roundTrips = await roundTripCosts(ROUND_TRIP_RATES, 3, ADMIN_DATABASE_URL);
     }
-  }
-  if (SECTIONS.has('capacity')) {
-    log('saga capacity');
-    results.capacity = await capacity(ours);
+    for (const rate of SETTINGS.RATES) {
+      if (floorTarget) {
+        log(`saga floor at ${rate} orders/s`);
+        (results.floorRates ??= []).push(await atRate(floorTarget, rate));
+      }
+      if (SECTIONS.has('rates')) {
+        log(`saga at ${rate} orders/s`);
+        (results.rates ??= []).push(await atRate(ours, rate));
+      }
+    }
+  } finally {
+    await floor?.stop().catch(() => undefined);
   }
   if (SECTIONS.has('cluster')) results.onePet = await capacity(onOnePet(ours, orderPets[0].id));
-  if (SECTIONS.has('rates')) {
-    log(`what a round trip costs this host at ${ROUND_TRIP_RATES.join(' and ')} messages/s`);
-    results.roundTrips = await roundTripCosts(ROUND_TRIP_RATES, 3, ADMIN_DATABASE_URL);
-    results.rates = [];
-    for (const rate of SETTINGS.RATES) {
-      log(`saga at ${rate} orders/s`);
-      results.rates.push(await atRate(ours, rate));
-    }
-  }
   if (SECTIONS.has('wait')) {
     results.wait = [];
     for (const rate of SETTINGS.WAIT_RATES) {

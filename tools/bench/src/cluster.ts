@@ -9,10 +9,10 @@ import { clusterKafka, clusterKafkaAsync, clusterLayout, dropDatabases, ensureNa
 import { BENCH_ENV } from './bench-stack';
 import { brokerTicks } from './cluster-brokers';
 import { CLUSTER_RATE, CLUSTER_READ_SECONDS, READ_RATE, WARM_JIT_SHARE, WARMUP_MAX_RUNS } from './cluster-settings';
-import { rpcServed, spreadOf } from './cluster-spread';
+import { rpcServed, type Spread, spreadOf } from './cluster-spread';
 import { log, round } from './figures';
 import { API_KEY, BENCH_CLUSTER_KAFKA, CLUSTER_REPLICAS, ORDER_PETS, STOCK_PER_PET } from './knobs';
-import { capacity, atRate } from './measure';
+import { atRate, capacity, capacityInRounds, type Capacity } from './measure';
 import { pacedLoad } from './paced-load';
 import { childrenOf } from './proc-cpu';
 import { startSagaFloor } from './saga-floor-process';
@@ -34,9 +34,10 @@ function benchClusterLayout(namespace: string) {
 }
 
 /**
- * Starts the scaled stack, measures saga capacity (with the RPC spread over the replicas),
- * placed → decided at 250/s and capacity with every order on one pet, then the saga floor on the
- * same three brokers with the same topic settings, and takes it all down.
+ * Starts the scaled stack and the saga floor on the same three brokers with the same topic
+ * settings, measures saga capacity of both in rounds (with the cluster's RPC spread over the
+ * replicas, from its first round) and placed → decided at 250/s of both, then capacity with every
+ * order on one pet, and takes it all down.
  */
 export async function benchCluster() {
   const namespace = `bench-${randomBytes(4).toString('hex')}.`;
@@ -91,44 +92,45 @@ export async function benchCluster() {
       warmup.push({ decidedPerSecond: run.decidedPerSecond, brokerJitShare: run.brokerJitShare });
       if ((run.brokerJitShare ?? 0) < WARM_JIT_SHARE) break;
     }
-    log('cluster: saga capacity');
-    const before = await rpcServed(layout);
-    const clusterCapacity = await withBrokerJitShare(() => capacity(target));
-    const rpcSpread = spreadOf(before, await rpcServed(layout));
-    log(`cluster: saga at ${CLUSTER_RATE} orders/s`);
-    const rate = await withBrokerJitShare(() => atRate(target, CLUSTER_RATE));
-    log('cluster: every order on one pet');
-    const onePet = await withBrokerJitShare(() => capacity(onOnePet(target, pets[0].id)));
     // What replication on these brokers costs any pipeline: the floor's two processes (plain pg and
-    // kafkajs) on the cluster's brokers, topics as the stack's. The stack stays up, idle, as in the
-    // single-broker floor runs.
+    // kafkajs) on the cluster's brokers, topics as the stack's, each of its runs just before the
+    // cluster's of the same kind (capacityInRounds). Each idles while the other runs.
     log('cluster: saga floor on the same brokers');
     const floor = await startSagaFloor(layout, namespace, pets.map((pet) => pet.id), {
       numPartitions: topics.partitions,
       replicationFactor: topics.replicationFactor,
       configEntries: [{ name: 'min.insync.replicas', value: String(topics.minInsyncReplicas) }],
     });
+    let paired;
     try {
       let nextFloorPet = 0;
       const floorTarget = floor.target(() => pets[nextFloorPet++ % pets.length].id);
-      const floorCapacity = await withBrokerJitShare(() => capacity(floorTarget));
-      const floorRate = await withBrokerJitShare(() => atRate(floorTarget, CLUSTER_RATE));
-      return {
-        replicas: { services: layout.services as string[], gateways: layout.gateways as string[] },
-        topics,
-        reads,
-        readSpread,
-        warmup,
-        capacity: clusterCapacity,
-        rpcSpread,
-        rate,
-        onePet,
-        floorCapacity,
-        floorRate,
+      let rpcSpread: Spread | undefined;
+      const measureCluster = async () => {
+        const before = await rpcServed(layout);
+        const run = await withBrokerJitShare(() => capacity(target));
+        rpcSpread ??= spreadOf(before, await rpcServed(layout));
+        return run;
       };
+      const runs = await capacityInRounds(() => withBrokerJitShare(() => capacity(floorTarget)), measureCluster, 'cluster: ');
+      log(`cluster: saga floor, then the cluster, at ${CLUSTER_RATE} orders/s`);
+      const floorRate = await withBrokerJitShare(() => atRate(floorTarget, CLUSTER_RATE));
+      const rate = await withBrokerJitShare(() => atRate(target, CLUSTER_RATE));
+      paired = { ...runs, capacity: runs.capacity as Capacity, rpcSpread: rpcSpread as Spread, floorRate, rate };
     } finally {
       await floor.stop();
     }
+    log('cluster: every order on one pet');
+    const onePet = await withBrokerJitShare(() => capacity(onOnePet(target, pets[0].id)));
+    return {
+      replicas: { services: layout.services as string[], gateways: layout.gateways as string[] },
+      topics,
+      reads,
+      readSpread,
+      warmup,
+      ...paired,
+      onePet,
+    };
   } finally {
     await running?.stopAll();
     await ordersDb.end();

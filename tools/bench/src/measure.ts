@@ -2,8 +2,9 @@
 // takes orders, open loop at a rate, and `Prefer: wait`; decisions read from the target's database.
 import type { Pool } from 'pg';
 import { cannon } from './cannon';
-import { round, sleep } from './figures';
-import { SETTINGS } from './knobs';
+import type { CapacityRuns } from './capacity-rounds';
+import { log, round, sleep } from './figures';
+import { SAGA_ROUNDS, SETTINGS } from './knobs';
 import { type OnResponse, pacedLoad } from './paced-load';
 import { withCpuPerOrder } from './proc-cpu';
 import type { Target } from './target';
@@ -72,6 +73,28 @@ export async function capacity(target: Target) {
   });
 }
 export type Capacity = Awaited<ReturnType<typeof capacity>>;
+
+/**
+ * Capacity in SAGA_ROUNDS rounds, each the floor's run and then the stack's: this host's speed
+ * drifts within minutes, so a stack / floor of runs far apart would measure the drift. One round
+ * when only one of the two is measured. `where` names the runs in the log.
+ */
+export async function capacityInRounds(floor: (() => Promise<Capacity>) | undefined, stack: (() => Promise<Capacity>) | undefined, where = ''): Promise<CapacityRuns> {
+  const runs: CapacityRuns = {};
+  const rounds = floor && stack ? SAGA_ROUNDS : 1;
+  for (let i = 0; i < rounds; i += 1) {
+    log(`${where}saga capacity${rounds > 1 ? `, round ${i + 1} of ${rounds}` : ''}: ${[floor && 'the floor', stack && 'the stack'].filter(Boolean).join(', then ')}`);
+    const floorRun = await floor?.();
+    const stackRun = await stack?.();
+    if (i === 0) {
+      if (floorRun) runs.floorCapacity = floorRun;
+      if (stackRun) runs.capacity = stackRun;
+    } else if (floorRun && stackRun) {
+      (runs.laterCapacityRounds ??= []).push({ floor: floorRun, stack: stackRun });
+    }
+  }
+  return runs;
+}
 
 /** Open loop at `rate` orders/s; placed → decided as recorded by the database (no polling load). */
 export async function atRate(target: Target, rate: number, seconds = SETTINGS.RATE_SECONDS) {

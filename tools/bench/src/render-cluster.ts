@@ -1,4 +1,5 @@
 // The cluster section of docs/BENCHMARKS.md, beside the single-broker figures of the same run.
+import { capacityRatios } from './capacity-rounds';
 import { CLUSTER_RATE, READ_RATE, WARM_JIT_SHARE, WARMUP_MAX_RUNS } from './cluster-settings';
 import type { Spread } from './cluster-spread';
 import { ratio, round } from './figures';
@@ -51,19 +52,25 @@ export function clusterReport(results: BenchResults): string[] {
   const single250 = results.rates?.find((r) => r.offeredRate === CLUSTER_RATE);
   const rows = [];
   if (results.capacity) rows.push(row('single broker, one replica per tier: capacity', results.capacity));
-  rows.push(row('cluster: capacity', c.capacity));
+  const { rounds, each, mean } = capacityRatios(c);
+  const firstRound = rounds.length > 1 ? ', round 1' : '';
+  rows.push(row(`cluster: capacity${firstRound}`, c.capacity));
   if (results.onePet) rows.push(row('single broker: capacity, every order on one pet', results.onePet));
   rows.push(row('cluster: capacity, every order on one pet', c.onePet));
   if (single250) rows.push(row(`single broker: ${CLUSTER_RATE} orders/s`, single250));
   rows.push(row(`cluster: ${CLUSTER_RATE} orders/s`, c.rate));
-  if (c.floorCapacity) rows.push(row("saga floor on the cluster's brokers: capacity", c.floorCapacity));
+  if (c.floorCapacity) rows.push(row(`saga floor on the cluster's brokers: capacity${firstRound}`, c.floorCapacity));
   if (c.floorRate) rows.push(row(`saga floor on the cluster's brokers: ${CLUSTER_RATE} orders/s`, c.floorRate));
+  rounds.slice(1).forEach(({ stack, floor }, i) => {
+    rows.push(row(`saga floor on the cluster's brokers: capacity, round ${i + 2}`, floor), row(`cluster: capacity, round ${i + 2}`, stack));
+  });
   out.push(...table(['run', 'placed/s', 'decided', 'decided/s', 'placed→decided p50 ms', 'p99 ms', 'failed'], rows));
   const decidedRatio = (a: Run, b: Run) => ratio(a.decidedPerSecond, b.decidedPerSecond);
   if (results.capacity) out.push('', `Cluster / single-broker capacity: **${decidedRatio(c.capacity, results.capacity)}**.`);
   if (c.floorCapacity) {
     const ofSingle = results.floorCapacity ? `; the floor on the cluster's brokers / the floor on the single broker: **${decidedRatio(c.floorCapacity, results.floorCapacity)}**` : '';
-    out.push('', `Cluster / the saga floor on the same brokers: **${decidedRatio(c.capacity, c.floorCapacity)}**${ofSingle}.`);
+    const ofFloor = `**${mean}**${rounds.length > 1 ? ` (mean of ${each.join(', ')})` : ''}`;
+    out.push('', `Cluster / the saga floor on the same brokers: ${ofFloor}${ofSingle}.`);
   }
   if (c.warmup?.length) {
     const runs = c.warmup.map((run) => `${run.decidedPerSecond} decided/s with ${Math.round((run.brokerJitShare ?? 0) * 100)} %`).join(', ');
@@ -87,6 +94,6 @@ export function clusterReport(results: BenchResults): string[] {
       .map(([tier, s]) => `${tier} ${Object.values(s.shares).join(' / ')} of ${s.total}`)
       .join('; ');
   const reads = Object.entries(c.reads ?? {}).map(([name, r]) => `${name} ${r.requestsPerSecond}/s, p50 ${r.p50} ms, p99 ${r.p99} ms, ${r.failed} failed`);
-  out.push('', `Share of RPC requests each replica served, from each replica's own metrics: during reads at ${READ_RATE}/s through HAProxy (${reads.join('; ')}): ${spread(c.readSpread)}; during the saga capacity run: ${spread(c.rpcSpread)}.`);
+  out.push('', `Share of RPC requests each replica served, from each replica's own metrics: during reads at ${READ_RATE}/s through HAProxy (${reads.join('; ')}): ${spread(c.readSpread)}; during the ${rounds.length > 1 ? 'first ' : ''}saga capacity run: ${spread(c.rpcSpread)}.`);
   return out;
 }

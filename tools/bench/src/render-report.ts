@@ -1,6 +1,6 @@
 // The figures of the main run as docs/BENCHMARKS.md shows them, section by section.
+import { capacityRatios } from './capacity-rounds';
 import { cpuTotal, switchesTotal } from './cpu-accounting';
-import { ratio } from './figures';
 import { table } from './markdown';
 import { clusterReport } from './render-cluster';
 import type { BenchResults, CapacityResult, RateResult } from './results';
@@ -68,23 +68,27 @@ function readsSection({ reads, settings: s }: BenchResults): string[] {
   return out;
 }
 
-function capacitySection({ capacity, floorCapacity, settings: s }: BenchResults): string[] {
+function capacitySection(results: BenchResults): string[] {
+  const { capacity, floorCapacity, settings: s } = results;
   if (!capacity && !floorCapacity) return [];
-  const out = ['', `### Saga capacity (closed loop, ${s.CAPACITY_CONNECTIONS} connections, ${s.CAPACITY_SECONDS} s of placements, decisions read from the database)`, ''];
+  const { rounds, each, mean } = capacityRatios(results);
+  const inRound = (name: string, i: number) => (rounds.length > 1 ? `${name}, round ${i + 1}` : name);
+  const heading = `### Saga capacity (closed loop, ${s.CAPACITY_CONNECTIONS} connections, ${s.CAPACITY_SECONDS} s of placements, decisions read from the database${rounds.length > 1 ? `; in ${rounds.length} rounds, each the floor's run and then the stack's` : ''})`;
+  const out = ['', heading, ''];
   const row = (name: string, c: CapacityResult) => [name, c.placedPerSecond, c.decided, c.undecided, `**${c.decidedPerSecond}**`, c.decisionP50, c.decisionP99, c.failed];
-  const rows = [];
-  if (capacity) rows.push(row('the stack (gateway → orders → Kafka → inventory → Kafka → orders)', capacity));
-  if (floorCapacity) rows.push(row('saga floor (node:http + pg + kafkajs)', floorCapacity));
+  // A run with one of the two pipelines only has no rounds to pair; it is shown as one round.
+  const runs: { stack?: CapacityResult; floor?: CapacityResult }[] = rounds.length > 0 ? rounds : [{ stack: capacity, floor: floorCapacity }];
+  const rows = runs.flatMap(({ stack, floor }, i) => [
+    ...(stack ? [row(inRound('the stack (gateway → orders → Kafka → inventory → Kafka → orders)', i), stack)] : []),
+    ...(floor ? [row(inRound('saga floor (node:http + pg + kafkajs)', i), floor)] : []),
+  ]);
+  const pipelines = runs.flatMap(({ stack, floor }, i) => [[inRound('stack', i), stack] as const, [inRound('floor', i), floor] as const]);
   out.push(...table(['pipeline', 'placed/s', 'decided', 'left undecided', 'decided/s', 'placed→decided p50 ms', 'p99 ms', 'failed'], rows));
-  if (capacity && floorCapacity) out.push('', `Stack / floor: **${ratio(capacity.decidedPerSecond, floorCapacity.decidedPerSecond)}**.`);
-  out.push('', 'CPU per decided order during that run (ms; a process that shows 0.5 ms per order can take at most 2,000 orders/s of one core):', '');
-  const pipelines = [
-    ['stack', capacity],
-    ['floor', floorCapacity],
-  ] as const;
+  if (mean !== null) out.push('', `Stack / floor: **${mean}**${rounds.length > 1 ? ` (mean of ${each.join(', ')})` : ''}.`);
+  out.push('', `CPU per decided order during ${rounds.length > 1 ? 'each' : 'that'} run (ms; a process that shows 0.5 ms per order can take at most 2,000 orders/s of one core):`, '');
   out.push(...perOrderLines(pipelines, 'cpuMsPerOrder', (c) => `${cpuTotal(c)} ms`));
   const switchLines = perOrderLines(pipelines, 'switchesPerOrder', (c) => `${switchesTotal(c)}`);
-  if (switchLines.length > 0) out.push('', 'Context switches per decided order during that run (every thread of each process):', '', ...switchLines);
+  if (switchLines.length > 0) out.push('', `Context switches per decided order during ${rounds.length > 1 ? 'each' : 'that'} run (every thread of each process):`, '', ...switchLines);
   return out;
 }
 

@@ -153,6 +153,21 @@ describe('the report of a full run', () => {
     expect(main).toContain('- floor: orders 8.2, kafka 12.6; **20.8** in all.');
   });
 
+  it('names each round of saga capacity, the floor then the stack, and judges the target by the mean of their stack / floor', () => {
+    const run = fullRun();
+    run.laterCapacityRounds = [{ floor: capacity(1000), stack: capacity(750) }];
+    run.cluster = { ...(run.cluster as NonNullable<BenchResults['cluster']>), floorCapacity: capacity(500), laterCapacityRounds: [{ floor: capacity(400), stack: capacity(400) }] };
+    const lines = reportBlocks(run, 'bench/raw-2026-11-28.json').bench;
+    expect(lines).toContain("### Saga capacity (closed loop, 64 connections, 20 s of placements, decisions read from the database; in 2 rounds, each the floor's run and then the stack's)");
+    expect(lines).toContain('| the stack (gateway → orders → Kafka → inventory → Kafka → orders), round 2 | 1000 | 20000 | 0 | **750** | 12.5 | 80.1 | 0 |');
+    expect(lines).toContain('| saga floor (node:http + pg + kafkajs), round 1 | 1000 | 20000 | 0 | **2000** | 12.5 | 80.1 | 0 |');
+    expect(lines).toContain('Stack / floor: **0.5** (mean of 0.25, 0.75).');
+    expect(lines).toContain('- stack, round 2: gateway 0.5, orders 0.25, postgres 0.4; **1.15 ms** in all.');
+    expect(lines).toContain('| saga capacity ≥ 0.9 of the floor, single broker | 500 / 2000, 750 / 1000 decided/s: **0.5** (0.25, 0.75; mean of 2 rounds) | **not met** |');
+    expect(lines).toContain("| saga floor on the cluster's brokers: capacity, round 2 | 1000 | 20000 | **400** | **12.5** | **80.1** | 0 |");
+    expect(lines).toContain('Cluster / the saga floor on the same brokers: **1.1** (mean of 1.2, 1); the floor on the cluster\'s brokers / the floor on the single broker: **0.25**.');
+  });
+
   it('renders the rates, their stages and their CPU, the wait, the stock check and memory', () => {
     expect(main).toContain('| stack | 100 | 100 | 2000 | 0 | 3.2 | 9.9 | 100 | **12.5** | **80.1** |');
     expect(main).toContain('| floor | 100 | 100 | 2000 | 0 | 3.2 | 9.9 | 100 | **12.5** | **80.1** |');

@@ -1,4 +1,5 @@
 // What a run measured, as docs/bench/raw-*.json keeps it and the report renders it.
+import type { CapacityRound } from './capacity-rounds';
 import type { ReadResult } from './read-path';
 import type { RoundTripCost } from './round-trip-cost';
 import type { Ratio, SecurityRatios } from './security-ratios';
@@ -79,6 +80,8 @@ export interface ClusterResults {
   rate: RateResult;
   onePet: CapacityResult;
   floorCapacity?: CapacityResult;
+  /** Capacity's rounds after the first (BENCH_SAGA_ROUNDS), each the floor's run and the cluster's. */
+  laterCapacityRounds?: CapacityRound[];
   floorRate?: RateResult;
 }
 export interface Environment {
@@ -101,6 +104,8 @@ export interface BenchResults {
   floorCapacity?: CapacityResult;
   floorRates?: RateResult[];
   capacity?: CapacityResult;
+  /** Capacity's rounds after the first (BENCH_SAGA_ROUNDS), each the floor's run and the stack's; absent in runs of one round. */
+  laterCapacityRounds?: CapacityRound[];
   onePet?: CapacityResult;
   rates?: RateResult[];
   /** What one round trip between processes costs the host at the low rate and at a high one, measured before the rates. */

@@ -1,5 +1,6 @@
 // The lean saga's targets, each beside what one run measured and whether it was met, so that a
 // full run reports every target at once from its own figures (floors of the same run).
+import { capacityRatios } from './capacity-rounds';
 import { cpuTotal } from './cpu-accounting';
 import { ratio, round } from './figures';
 import type { BenchResults, Decisions, RateResult } from './results';
@@ -79,19 +80,20 @@ function cpuTarget({ rates, capacity, floorRates, floorCapacity, roundTrips }: B
   ];
 }
 
-function capacityTargets({ capacity, floorCapacity, cluster }: BenchResults): TargetVerdict[] {
+function capacityTargets({ cluster, ...singleBroker }: BenchResults): TargetVerdict[] {
   const runs = [
-    ['single broker', capacity, floorCapacity],
-    ['the cluster (floor on the same brokers)', cluster?.capacity, cluster?.floorCapacity],
+    ['single broker', capacityRatios(singleBroker)],
+    ['the cluster (floor on the same brokers)', capacityRatios(cluster ?? {})],
   ] as const;
-  return runs.flatMap(([where, stack, floor]) => {
-    const share = ratioOf(stack?.decidedPerSecond, floor?.decidedPerSecond);
-    if (share === null) return [];
+  return runs.flatMap(([where, { rounds, each, mean }]) => {
+    if (mean === null) return [];
+    const decided = rounds.map(({ stack, floor }) => `${stack.decidedPerSecond} / ${floor.decidedPerSecond}`).join(', ');
+    const eachRound = rounds.length > 1 ? ` (${each.join(', ')}; mean of ${rounds.length} rounds)` : '';
     return [
       {
         target: `saga capacity ≥ ${SAGA_TARGETS.capacityOfFloor} of the floor, ${where}`,
-        figure: `${stack?.decidedPerSecond} / ${floor?.decidedPerSecond} decided/s: **${share}**`,
-        met: share >= SAGA_TARGETS.capacityOfFloor,
+        figure: `${decided} decided/s: **${mean}**${eachRound}`,
+        met: mean >= SAGA_TARGETS.capacityOfFloor,
       },
     ];
   });
