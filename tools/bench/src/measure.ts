@@ -81,6 +81,7 @@ export type Capacity = Awaited<ReturnType<typeof capacity>>;
  */
 export async function capacityInRounds(floor: (() => Promise<Capacity>) | undefined, stack: (() => Promise<Capacity>) | undefined, where = ''): Promise<CapacityRuns> {
   const runs: CapacityRuns = {};
+  if (!floor && !stack) return runs;
   const rounds = floor && stack ? SAGA_ROUNDS : 1;
   for (let i = 0; i < rounds; i += 1) {
     log(`${where}saga capacity${rounds > 1 ? `, round ${i + 1} of ${rounds}` : ''}: ${[floor && 'the floor', stack && 'the stack'].filter(Boolean).join(', then ')}`);
