@@ -103,15 +103,18 @@ function tracingSection({ tracing }: BenchResults): string[] {
   return [
     '',
     // Runs before rounds were kept restarted the stack for "on" only.
-    `### Tracing on vs off (saga capacity as above, ${'rounds' in tracing ? 'in rounds, each run on a freshly restarted stack' : 'run one after the other'}; on = every process exporting OTLP/HTTP protobuf to a receiver in the benchmark process that counts the spans without decoding them)`,
+    `### Tracing on vs off (saga capacity as above, ${'rounds' in tracing ? `in rounds, each run on a freshly restarted stack${rounds.some((r) => r.order) ? ', in the order of the rows' : ''}` : 'run one after the other'}; on = every process exporting OTLP/HTTP protobuf to a receiver in the benchmark process that counts the spans without decoding them)`,
     '',
     ...table(
       ['round', 'tracing', 'placed/s', 'decided/s', 'placed→decided p50 ms', 'p99 ms', 'failed', 'CPU ms per order'],
-      rounds.flatMap((r, i) => [
-        row(i + 1, 'off', r.off),
-        row(i + 1, 'on', r.on),
-        ...(r.sampled ? [row(i + 1, `on, ${r.sampled.ratio} of new traces kept (the chart's default)`, r.sampled.on)] : []),
-      ]),
+      rounds.flatMap((r, i) => {
+        const rows = {
+          off: row(i + 1, 'off', r.off),
+          every: row(i + 1, 'on', r.on),
+          sampled: r.sampled ? row(i + 1, `on, ${r.sampled.ratio} of new traces kept (the chart's default)`, r.sampled.on) : undefined,
+        };
+        return (r.order ?? ['off', 'every', 'sampled']).flatMap((run) => (rows[run] ? [rows[run]] : []));
+      }),
     ),
     '',
     `On / off: **${onToOff}**${each(rounds.map((r) => r.onToOff))}; ${spans(rounds)}.`,

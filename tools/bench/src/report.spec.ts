@@ -3,7 +3,7 @@ import * as path from 'node:path';
 import { between } from './markdown';
 import { rawFileName, reportBlocks, updateReport } from './report';
 import { ratio } from './figures';
-import type { BenchResults, CapacityResult, RateResult } from './results';
+import type { BenchResults, CapacityResult, RateResult, TracingRound, TracingRun } from './results';
 import { summarizeRounds } from './tracing-rounds';
 
 const capacity = (decidedPerSecond: number, extra: Partial<CapacityResult> = {}): CapacityResult => ({
@@ -216,6 +216,16 @@ describe('the report of a full run', () => {
     expect(lines).toContain(
       "| tracing on (every span exported) ≥ 0.8 of off | 420 / 500, 304 / 400 decided/s: **0.8** (mean of 2 rounds); keeping 0.1 of new traces (the chart's default): 0.95 | met |",
     );
+  });
+
+  it('renders each tracing round in the order its runs ran, when the run kept it', () => {
+    const round = (order: TracingRun[]): TracingRound => ({ off: capacity(500), on: capacity(400), spansReceived: 6000, spansPerOrder: 6.1, onToOff: 0.8, sampled: { ratio: 0.1, on: capacity(450), spansReceived: 600, spansPerOrder: 0.6, onToOff: 0.9 }, order });
+    const run = { ...fullRun(), tracing: summarizeRounds([round(['off', 'every', 'sampled']), round(['sampled', 'every', 'off'])]) };
+    const lines = reportBlocks(run, 'bench/raw-2026-11-28.json').bench;
+    const heading = lines.find((line) => line.startsWith('### Tracing on vs off'));
+    expect(heading).toContain('in rounds, each run on a freshly restarted stack, in the order of the rows;');
+    const roundTwo = lines.filter((line) => line.startsWith('| 2 |')).map((line) => line.split(' | ')[1]);
+    expect(roundTwo).toEqual(["on, 0.1 of new traces kept (the chart's default)", 'on', 'off']);
   });
 
   it('renders the cluster with the replicas of a tier summed', () => {

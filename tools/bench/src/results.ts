@@ -34,11 +34,15 @@ export interface TracedCapacity {
   spansPerOrder: Figure;
   onToOff: Figure;
 }
-/** Capacity off, then exporting every span, then keeping the chart's share: each on the stack freshly restarted so. */
+/** The runs of a tracing round: off, exporting every span, keeping the chart's share. */
+export type TracingRun = 'off' | 'every' | 'sampled';
+/** Capacity off, exporting every span and keeping the chart's share: each on the stack freshly restarted so. */
 export interface TracingRound extends TracedCapacity {
   off: CapacityResult;
   /** The same keeping the chart's share of new traces (deploy/helm/petstore values `tracing.samplerRatio`), when under 1. */
   sampled?: TracedCapacity & { ratio: number };
+  /** The order the round ran them in (`runOrder`); absent before 2026-11-30, when every round ran off, every, sampled. */
+  order?: TracingRun[];
 }
 /** BENCH_TRACING_ROUNDS rounds in turn, so that the host's drift shows; the targets read the means of the rounds' on / off. */
 export interface TracingRounds {

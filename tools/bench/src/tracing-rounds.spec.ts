@@ -1,5 +1,5 @@
 import type { CapacityResult, TracingRound } from './results';
-import { asRounds, summarizeRounds } from './tracing-rounds';
+import { asRounds, runOrder, summarizeRounds } from './tracing-rounds';
 
 const capacity = (decidedPerSecond: number) => ({ decidedPerSecond }) as CapacityResult;
 const round = (onToOff: number, sampledOnToOff?: number): TracingRound => ({
@@ -28,5 +28,19 @@ describe("the tracing section's rounds", () => {
     expect(asRounds(old)).toEqual({ rounds: [old], onToOff: 0.67, sampledOnToOff: 0.79 });
     const rounds = summarizeRounds([round(0.6), round(0.8)]);
     expect(asRounds(rounds)).toBe(rounds);
+  });
+
+  it('run in the listed order in odd rounds and in reverse in even ones, so that a drift through a pair of rounds weighs on every run alike', () => {
+    const runs = ['off', 'every', 'sampled'] as const;
+    expect([1, 2, 3, 4].map((n) => runOrder(runs, n))).toEqual([
+      ['off', 'every', 'sampled'],
+      ['sampled', 'every', 'off'],
+      ['off', 'every', 'sampled'],
+      ['sampled', 'every', 'off'],
+    ]);
+    // Each run's mean place over a pair of rounds is the same.
+    const meanPlace = (run: (typeof runs)[number]) => (runOrder(runs, 1).indexOf(run) + runOrder(runs, 2).indexOf(run)) / 2;
+    expect(runs.map(meanPlace)).toEqual([1, 1, 1]);
+    expect(runs).toEqual(['off', 'every', 'sampled']);
   });
 });

@@ -7,9 +7,9 @@ import type { BenchStack } from './bench-stack';
 import { log, ratio, round, sleep } from './figures';
 import { TRACING_ROUNDS } from './knobs';
 import { capacity } from './measure';
-import type { CapacityResult, TracingRound, TracingRounds } from './results';
+import type { CapacityResult, TracingRound, TracingRounds, TracingRun } from './results';
 import type { Target } from './target';
-import { summarizeRounds } from './tracing-rounds';
+import { runOrder, summarizeRounds } from './tracing-rounds';
 
 /** The share of new traces a deployment of the chart keeps unless told otherwise (`tracing.samplerRatio`). */
 function chartSamplerRatio(): number {
@@ -30,12 +30,15 @@ async function capacityTraced(stack: BenchStack, target: Target, receiver: OtlpR
   return { on, spansReceived: receiver.count(), spansPerOrder: round(receiver.count() / Math.max(1, on.placed), 1) };
 }
 
+type Traced = Awaited<ReturnType<typeof capacityTraced>>;
+
 const onToOff = (on: CapacityResult, off: CapacityResult) => ratio(on.decidedPerSecond, off.decidedPerSecond);
 
 /**
- * Rounds (BENCH_TRACING_ROUNDS) of capacity without tracing, then exporting every span over
+ * Rounds (BENCH_TRACING_ROUNDS) of capacity without tracing, exporting every span over
  * OTLP/HTTP (SDK defaults: batches of 512, 5 s delay, queue 2048) to a receiver in this process
- * that counts them from the protobuf's framing, then keeping the chart's share of new traces.
+ * that counts them from the protobuf's framing, and keeping the chart's share of new traces, in
+ * that order in odd rounds and in reverse in even ones (`runOrder`).
  * Each run starts on a freshly restarted stack, off too, so that no run meets processes warmer
  * than the others; the rounds show how far the host drifts between runs minutes apart, and the
  * targets read the means of their on / off. The collector runs outside the store (the chart's
@@ -47,17 +50,28 @@ export async function tracingCost(stack: BenchStack, target: Target): Promise<Tr
   const share = chartSamplerRatio();
   const rounds: TracingRound[] = [];
   try {
+    const runs: TracingRun[] = share < 1 ? ['off', 'every', 'sampled'] : ['off', 'every'];
+    const names: Record<TracingRun, string> = { off: 'off', every: 'every trace', sampled: `${share} of new traces` };
     for (let n = 1; n <= TRACING_ROUNDS; n++) {
-      log(`tracing, round ${n} of ${TRACING_ROUNDS}: off, every trace${share < 1 ? `, ${share} of new traces` : ''}`);
-      await stack.restart(stack.layout);
-      const off = await capacity({ ...target, processes: stack.processes });
-      const every = await capacityTraced(stack, target, receiver, 1);
-      const sampled = share < 1 ? await capacityTraced(stack, target, receiver, share) : undefined;
+      const order = runOrder(runs, n);
+      log(`tracing, round ${n} of ${TRACING_ROUNDS}: ${order.map((run) => names[run]).join(', ')}`);
+      let off: CapacityResult | undefined;
+      let every: Traced | undefined;
+      let sampled: Traced | undefined;
+      for (const run of order) {
+        if (run === 'off') {
+          await stack.restart(stack.layout);
+          off = await capacity({ ...target, processes: stack.processes });
+        } else if (run === 'every') every = await capacityTraced(stack, target, receiver, 1);
+        else sampled = await capacityTraced(stack, target, receiver, share);
+      }
+      if (!off || !every) throw new Error('a tracing round ran without its off or every-trace run');
       rounds.push({
         off,
         ...every,
         onToOff: onToOff(every.on, off),
         ...(sampled && { sampled: { ratio: share, ...sampled, onToOff: onToOff(sampled.on, off) } }),
+        order,
       });
     }
   } finally {
