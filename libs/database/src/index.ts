@@ -7,3 +7,4 @@ export * from './prepared-statement';
 export * from './listening-session';
 export * from './schema-drift';
 export * from './timestamp-properties';
+export * from './reads-per-turn';

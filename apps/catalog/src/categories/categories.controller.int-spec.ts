@@ -27,6 +27,18 @@ describe('catalog categories over RPC', () => {
     expect(page.items).toEqual(expect.arrayContaining([birds, reptiles]));
   });
 
+  it('answers reads sent together each with its own category, and 404 for the one that is not there', async () => {
+    const made = [await create({ name: 'Together A' }), await create({ name: 'Together B', description: 'Second' })];
+
+    const [answers, missing] = await Promise.all([
+      Promise.all([made[1], made[0], made[1]].map(({ id }) => catalog.send<Category>(CatalogPatterns.getCategory, { id: String(id) }))),
+      catalog.refusal(CatalogPatterns.getCategory, { id: '987654' }),
+    ]);
+
+    expect(answers).toEqual([made[1], made[0], made[1]]);
+    expect(missing).toMatchObject({ status: 404, code: 'CATEGORY_NOT_FOUND' });
+  });
+
   it('pages by id', async () => {
     const made: Category[] = [];
     for (const name of ['Page A', 'Page B', 'Page C']) made.push(await create({ name }));

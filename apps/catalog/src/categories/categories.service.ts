@@ -1,5 +1,5 @@
 import { EntityManager } from '@mikro-orm/postgresql';
-import { executePrepared } from '@petstore/database';
+import { RowsById, SharedReads } from '@petstore/database';
 import { Injectable } from '@nestjs/common';
 import type {
   Category as CategoryView,
@@ -22,25 +22,27 @@ const PET_CATEGORY_FOREIGN_KEY = 'pet_category_id_fkey';
 /** Its entity work expects a request context (the controller creates one for each message that does any); list and get are plain SQL and need none. */
 @Injectable()
 export class CategoriesService {
-  constructor(private readonly em: EntityManager) {}
+  /** Pure reads are plain SQL, no entities to build and track, and those of one event-loop turn go together. */
+  private readonly reads: SharedReads;
+  private readonly byId: RowsById<CategoryRow>;
 
-  /** Pure reads are plain SQL: no entities to build and track. */
+  constructor(private readonly em: EntityManager) {
+    this.reads = new SharedReads(em);
+    this.byId = new RowsById<CategoryRow>(em, 'select id, name, description from category where id = any(?::bigint[])', 'id');
+  }
+
   async list(query: ListCategoriesQuery): Promise<Page<CategoryView>> {
     const limit = pageLimit(query.limit);
-    const rows = await executePrepared<CategoryRow>(
-      this.em,
-      'select id, name, description from category where id > ? order by id limit ?',
-      [pageCursor(query.after), limit + 1],
-    );
+    const rows = await this.reads.read<CategoryRow>('select id, name, description from category where id > ? order by id limit ?', [
+      pageCursor(query.after),
+      limit + 1,
+    ]);
     return pageOf(rows.map(categoryRowView), limit);
   }
 
   async get({ id }: ById): Promise<CategoryView> {
     const categoryId = parsePathId(id);
-    const [row] =
-      categoryId === undefined
-        ? []
-        : await executePrepared<CategoryRow>(this.em, 'select id, name, description from category where id = ?', [categoryId]);
+    const row = categoryId === undefined ? undefined : await this.byId.load(categoryId);
     if (!row) throw categoryNotFound(id);
     return categoryRowView(row);
   }

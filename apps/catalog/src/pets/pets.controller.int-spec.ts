@@ -72,6 +72,23 @@ describe('catalog pets over RPC', () => {
       expect(details).toEqual({ ...pet, category: { id: dogs.id, name: 'Dogs' } });
     });
 
+    it('answers reads sent together each with its own pet, and 404 for the one that is not there', async () => {
+      const pets = [await createPet({ name: 'Ace', categoryId: dogs.id }), await createPet({ name: 'Tom', categoryId: cats.id, status: 'sold' })];
+      const ids = [pets[1].id, pets[0].id, pets[1].id];
+
+      const [answers, missing, firstPage, samePage] = await Promise.all([
+        Promise.all(ids.map((id) => catalog.send<Pet>(CatalogPatterns.getPet, { id: String(id) }))),
+        catalog.refusal(CatalogPatterns.getPet, { id: '987654' }),
+        catalog.send<Page<Pet>>(CatalogPatterns.listPets, { limit: 1, after: pets[0].id - 1 }),
+        catalog.send<Page<Pet>>(CatalogPatterns.listPets, { limit: 1, after: pets[0].id - 1 }),
+      ]);
+
+      expect(answers).toEqual([pets[1], pets[0], pets[1]]);
+      expect(missing).toEqual({ status: 404, code: 'PET_NOT_FOUND', message: 'Pet 987654 does not exist' });
+      expect(firstPage).toEqual({ items: [pets[0]], hasMore: true });
+      expect(samePage).toEqual(firstPage);
+    });
+
     it.each([
       ['an unknown id', '987654'],
       ['an id just beyond 2^53', '9007199254740993'],

@@ -1,6 +1,6 @@
 import { LockMode } from '@mikro-orm/core';
 import { EntityManager } from '@mikro-orm/postgresql';
-import { executePrepared } from '@petstore/database';
+import { executePrepared, RowsById, SharedReads } from '@petstore/database';
 import { Injectable } from '@nestjs/common';
 import type {
   ById,
@@ -32,10 +32,17 @@ const DEFAULT_STATUS: PetStatus = 'available';
 /** Its entity work expects a request context (the controller creates one for each message that does any); list and get are plain SQL and need none. */
 @Injectable()
 export class PetsService {
+  /** Pure reads are plain SQL, and those of one event-loop turn go together. */
+  private readonly reads: SharedReads;
+  private readonly byId: RowsById<PetRow>;
+
   constructor(
     private readonly em: EntityManager,
     private readonly events: PetEvents,
-  ) {}
+  ) {
+    this.reads = new SharedReads(em);
+    this.byId = new RowsById<PetRow>(em, `select ${PET_ROW_COLUMNS} from pet where id = any(?::bigint[])`, 'id');
+  }
 
   async list(query: ListPetsQuery): Promise<Page<PetView>> {
     const limit = pageLimit(query.limit);
@@ -60,7 +67,7 @@ export class PetsService {
 
   async get({ id }: ById): Promise<PetView> {
     const petId = parsePathId(id);
-    const [row] = petId === undefined ? [] : await this.selectRows('id = ?', [petId], 1);
+    const row = petId === undefined ? undefined : await this.byId.load(petId);
     if (!row) throw petNotFound(id);
     return petRowView(row);
   }
@@ -76,11 +83,8 @@ export class PetsService {
    * Pure reads are plain SQL: building a query, hydrating and tracking entities cost more than
    * the query itself on the busiest paths.
    */
-  private selectRows(where: string, params: unknown[], limit: number): Promise<PetRow[]> {
-    return executePrepared<PetRow>(this.em, `select ${PET_ROW_COLUMNS} from pet where ${where} order by id limit ?`, [
-      ...params,
-      limit,
-    ]);
+  private selectRows(where: string, params: unknown[], limit: number): Promise<readonly PetRow[]> {
+    return this.reads.read<PetRow>(`select ${PET_ROW_COLUMNS} from pet where ${where} order by id limit ?`, [...params, limit]);
   }
 
   async create({ pet, requestId }: CreatePetCommand): Promise<PetView> {
