@@ -18,7 +18,7 @@ import type {
 import { isIssuableId, pageCursor, pageLimit, pageOf, parsePathId } from '@petstore/service-kit';
 import { unknownCategory } from '../categories/categories.errors';
 import { Category } from '../categories/category.entity';
-import { toCategoryView } from '../categories/category.view';
+import { categoryRowView } from '../categories/category.view';
 import { violatedConstraint } from '../common/constraint-violation';
 import { containsPattern } from '../common/like-pattern';
 import { Pet } from './pet.entity';
@@ -27,6 +27,12 @@ import { PET_ROW_COLUMNS, petRowView, samePet, toPetView, type PetRow } from './
 import { petNotFound } from './pets.errors';
 
 const PET_CATEGORY_FOREIGN_KEY = 'pet_category_id_fkey';
+
+/** A pet row with its category's columns. */
+interface PetDetailsRow extends PetRow {
+  category_name: string;
+  category_description: string | null;
+}
 const DEFAULT_STATUS: PetStatus = 'available';
 
 /** Its entity work expects a request context (the controller creates one for each message that does any); list and get are plain SQL and need none. */
@@ -35,6 +41,7 @@ export class PetsService {
   /** Pure reads are plain SQL, and those of one event-loop turn go together. */
   private readonly reads: SharedReads;
   private readonly byId: RowsById<PetRow>;
+  private readonly detailsById: RowsById<PetDetailsRow>;
 
   constructor(
     private readonly em: EntityManager,
@@ -42,6 +49,12 @@ export class PetsService {
   ) {
     this.reads = new SharedReads(em);
     this.byId = new RowsById<PetRow>(em, `select ${PET_ROW_COLUMNS} from pet where id = any(?::bigint[])`, 'id');
+    this.detailsById = new RowsById<PetDetailsRow>(
+      em,
+      `select p.id, p.name, p.category_id, p.status, c.name as category_name, c.description as category_description
+         from pet p join category c on c.id = p.category_id where p.id = any(?::bigint[])`,
+      'id',
+    );
   }
 
   async list(query: ListPetsQuery): Promise<Page<PetView>> {
@@ -74,9 +87,9 @@ export class PetsService {
 
   async details({ id }: ById): Promise<PetWithCategory> {
     const petId = parsePathId(id);
-    const pet = petId === undefined ? null : await this.em.findOne(Pet, petId, { populate: ['category'] });
-    if (!pet) throw petNotFound(id);
-    return { ...toPetView(pet), category: toCategoryView(pet.category) };
+    const row = petId === undefined ? undefined : await this.detailsById.load(petId);
+    if (!row) throw petNotFound(id);
+    return { ...petRowView(row), category: categoryRowView({ id: row.category_id, name: row.category_name, description: row.category_description }) };
   }
 
   /**
