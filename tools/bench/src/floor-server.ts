@@ -1,6 +1,7 @@
 // The floor of the read benchmark, a program of its own (dist/tools/bench/floor-server.js): the
-// same SQL the catalog runs, behind the smallest possible Node HTTP server. Nothing can serve
-// these reads faster on this stack. PORT and DATABASE_URL from the bench; 'ready' when listening.
+// catalog's query for each request as a statement of its own, behind the smallest possible Node
+// HTTP server. The catalog sends the reads of one event-loop turn together; this floor is the
+// plain way, one statement per request. PORT and DATABASE_URL from the bench; 'ready' when listening.
 import * as http from 'node:http';
 import { Pool } from 'pg';
 

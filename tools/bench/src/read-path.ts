@@ -1,7 +1,7 @@
 // The read path: two catalog queries through the gateway, straight to the catalog over its RPC
-// transport, and from the floor (node:http + pg, same SQL), with a baseline gateway build if given,
-// in rounds: each round runs every path of every query in turn, so that the host's drift between
-// runs a minute apart reaches every path alike.
+// transport, and from the floor (node:http + pg, a statement per request), with a baseline
+// gateway build if given, in rounds: each round runs every path of every query in turn, so that
+// the host's drift between runs a minute apart reaches every path alike.
 import { fork } from 'node:child_process';
 import * as path from 'node:path';
 import { type ProcessOptions, startBaselineGateway } from './baseline-gateway';

@@ -43,7 +43,7 @@ function readsSection({ reads, settings: s }: BenchResults): string[] {
       reads.flatMap((r) => [
         [query(r), `gateway (HTTP → ${r.transport} → catalog)`, r.gateway.requestsPerSecond, r.gateway.p50, r.gateway.p99],
         ['', `catalog direct (${r.transport})`, r.direct.requestsPerSecond, r.direct.p50, r.direct.p99],
-        ['', 'floor (node:http + pg, same SQL)', r.floor.requestsPerSecond, r.floor.p50, r.floor.p99],
+        ['', 'floor (node:http + pg, a statement per request)', r.floor.requestsPerSecond, r.floor.p50, r.floor.p99],
         ['', 'gateway / direct', `**${r.gatewayToDirect}**`, '', ''],
         ['', 'gateway / floor', `**${r.gatewayToFloor}**`, '', ''],
         ...(r.baseline

@@ -124,7 +124,7 @@ describe('the report of a full run', () => {
       '|---|---|---|---|---|',
       '| GET /v1/categories/{id} | gateway (HTTP → NATS → catalog) | 2000 | 14 | 30 |',
       '|  | catalog direct (NATS) | 4000 | 7.5 | 15.25 |',
-      '|  | floor (node:http + pg, same SQL) | 8000 | 3 | 8 |',
+      '|  | floor (node:http + pg, a statement per request) | 8000 | 3 | 8 |',
       '|  | gateway / direct | **0.5** |  |  |',
       '|  | gateway / floor | **0.25** |  |  |',
     ]);
