@@ -1,26 +1,15 @@
 import { randomBytes } from 'node:crypto';
 import { Client } from 'pg';
 import { ListeningSession } from './listening-session';
-
-const admin = 'postgres://postgres@127.0.0.1:5432';
+import { ScratchDatabase } from './testing/scratch-database';
 
 describe('ListeningSession against PostgreSQL', () => {
-  const database = `petstore_listening_${randomBytes(4).toString('hex')}_test`;
-  const url = `${admin}/${database}`;
+  const database = new ScratchDatabase('listening');
+  const { url } = database;
   const channel = `listening_${randomBytes(4).toString('hex')}`;
   const lock = `hashtext('${channel}')`;
   const sessions: ListeningSession[] = [];
   let notifier: Client;
-
-  const adminQuery = async (sql: string) => {
-    const client = new Client({ connectionString: `${admin}/postgres` });
-    await client.connect();
-    try {
-      await client.query(sql);
-    } finally {
-      await client.end();
-    }
-  };
 
   /** A session that records what it hears and when it listens. */
   const session = (name: string, withLock = false, lockRetryMs?: number) => {
@@ -50,7 +39,7 @@ describe('ListeningSession against PostgreSQL', () => {
   };
 
   beforeAll(async () => {
-    await adminQuery(`create database "${database}"`);
+    await database.create();
     notifier = new Client({ connectionString: url });
     await notifier.connect();
   }, 30_000);
@@ -58,7 +47,7 @@ describe('ListeningSession against PostgreSQL', () => {
   afterAll(async () => {
     for (const listening of sessions) await listening.stop();
     await notifier?.end();
-    await adminQuery(`drop database if exists "${database}" with (force)`);
+    await database.drop();
   }, 30_000);
 
   it('hears notifications on its channel, and again after its connection was killed', async () => {

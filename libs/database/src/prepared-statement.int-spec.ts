@@ -1,34 +1,21 @@
-import { randomBytes } from 'node:crypto';
-import { MikroORM, UniqueConstraintViolationException } from '@mikro-orm/postgresql';
-import { Client } from 'pg';
-import { databaseOptions } from './database-options';
+import { UniqueConstraintViolationException, type MikroORM } from '@mikro-orm/postgresql';
 import { isDatabaseUnavailable } from './database-unavailable';
 import { executePrepared } from './prepared-statement';
-
-const admin = 'postgres://postgres@127.0.0.1:5432';
+import { ScratchDatabase } from './testing/scratch-database';
 
 describe('executePrepared against PostgreSQL', () => {
-  const database = `petstore_prepared_${randomBytes(4).toString('hex')}_test`;
+  const database = new ScratchDatabase('prepared');
   let orm: MikroORM;
 
   beforeAll(async () => {
-    const client = new Client({ connectionString: `${admin}/postgres` });
-    await client.connect();
-    await client.query(`create database "${database}"`);
-    await client.end();
-    orm = await MikroORM.init({
-      ...databaseOptions({ url: `${admin}/${database}`, entities: [], migrations: [], poolMax: 1 }),
-      discovery: { warnWhenNoEntities: false },
-    });
+    await database.create();
+    orm = await database.openOrm(1);
     await orm.em.getConnection().execute('create table note (id bigint primary key, text text not null)');
   }, 30_000);
 
   afterAll(async () => {
     await orm?.close(true);
-    const client = new Client({ connectionString: `${admin}/postgres` });
-    await client.connect();
-    await client.query(`drop database if exists "${database}" with (force)`);
-    await client.end();
+    await database.drop();
   }, 30_000);
 
   const insertNotes = 'insert into note (id, text) select * from unnest(?::bigint[], ?::text[]) returning id, text';

@@ -1,11 +1,7 @@
-import { randomBytes } from 'node:crypto';
-import { MikroORM, TableNotFoundException } from '@mikro-orm/postgresql';
-import { Client } from 'pg';
-import { databaseOptions } from './database-options';
+import { TableNotFoundException, type MikroORM } from '@mikro-orm/postgresql';
 import { executePrepared } from './prepared-statement';
 import { RowsById, SharedReads } from './reads-per-turn';
-
-const admin = 'postgres://postgres@127.0.0.1:5432';
+import { ScratchDatabase } from './testing/scratch-database';
 
 interface Note {
   id: string;
@@ -13,29 +9,20 @@ interface Note {
 }
 
 describe('reads of one event-loop turn, against PostgreSQL', () => {
-  const database = `petstore_reads_${randomBytes(4).toString('hex')}_test`;
+  const database = new ScratchDatabase('reads');
   let orm: MikroORM;
 
   beforeAll(async () => {
-    const client = new Client({ connectionString: `${admin}/postgres` });
-    await client.connect();
-    await client.query(`create database "${database}"`);
-    await client.end();
+    await database.create();
     // One connection, so that pg_prepared_statements shows every statement the reads sent.
-    orm = await MikroORM.init({
-      ...databaseOptions({ url: `${admin}/${database}`, entities: [], migrations: [], poolMax: 1 }),
-      discovery: { warnWhenNoEntities: false },
-    });
+    orm = await database.openOrm(1);
     await orm.em.getConnection().execute(`create table note (id bigint primary key, text text not null)`);
     await orm.em.getConnection().execute(`insert into note (id, text) select n, 'note ' || n from generate_series(1, 30) as n`);
   }, 30_000);
 
   afterAll(async () => {
     await orm?.close(true);
-    const client = new Client({ connectionString: `${admin}/postgres` });
-    await client.connect();
-    await client.query(`drop database if exists "${database}" with (force)`);
-    await client.end();
+    await database.drop();
   }, 30_000);
 
   /** How many times the connection has run the statement that starts so (each run plans it once, generic or custom). */
