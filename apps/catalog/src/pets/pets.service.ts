@@ -35,7 +35,7 @@ interface PetDetailsRow extends PetRow {
 }
 const DEFAULT_STATUS: PetStatus = 'available';
 
-/** Its entity work expects a request context (the controller creates one for each message that does any); list and get are plain SQL and need none. */
+/** Its entity work expects a request context (the controller creates one for each message that does any); list, get and details are plain SQL and need none. */
 @Injectable()
 export class PetsService {
   /** Pure reads are plain SQL, and those of one event-loop turn go together. */
