@@ -8,6 +8,7 @@ import { type ProcessOptions, startBaselineGateway } from './baseline-gateway';
 import type { Layout } from './bench-kafka';
 import { cannon, type CannonResult } from './cannon';
 import { log, ratio, round } from './figures';
+import { type HostProbe, probeHostMs } from './host-speed';
 import { API_KEY, FLOOR_PORT, SETTINGS } from './knobs';
 import type { Processes } from './proc-cpu';
 import { rpcLoad } from './rpc-load';
@@ -24,6 +25,8 @@ export interface ReadResult {
   baselineToFloor?: number | null;
   /** 1-based; absent when the run measured one round, as every run before 2026-11-30 did. */
   round?: number;
+  /** The host's probe before the gateway's run and after the floor's (absent before 2026-11-30). */
+  hostProbeMs?: HostProbe;
 }
 
 /** Two reads as each path serves them: the gateway's route, the floor's, and the catalog's RPC pattern. */
@@ -68,6 +71,7 @@ export async function readPath(
   try {
     for (let turn = 1; turn <= rounds; turn++) {
       for (const read of readsOf(category)) {
+        const probedBefore = probeHostMs();
         const viaGateway = await cannon({ url: `${layout.urls.gateway}${read.gateway}`, headers, warmup: true, cpuOf: processes });
         const viaBaseline = baseline && (await cannon({ url: `${baseline.url}${read.gateway}`, headers, warmup: true }));
         const direct = await rpcLoad({
@@ -90,6 +94,7 @@ export async function readPath(
           gatewayToFloor: ratio(viaGateway.requestsPerSecond, floorRun.requestsPerSecond),
           ...(viaBaseline && { baseline: { build: baseline.main, ...viaBaseline }, baselineToFloor: ratio(viaBaseline.requestsPerSecond, floorRun.requestsPerSecond) }),
           ...(rounds > 1 && { round: turn }),
+          hostProbeMs: { before: probedBefore, after: probeHostMs() },
         });
       }
     }

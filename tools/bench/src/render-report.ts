@@ -1,6 +1,7 @@
 // The figures of the main run as docs/BENCHMARKS.md shows them, section by section.
 import { capacityRatios } from './capacity-rounds';
 import { cpuTotal, switchesTotal } from './cpu-accounting';
+import { HOST_MOVED_LIMIT, hostSpreadText } from './host-speed';
 import { table } from './markdown';
 import { clusterReport } from './render-cluster';
 import type { BenchResults, CapacityResult, RateResult } from './results';
@@ -22,11 +23,14 @@ export function runLine({ startedAt, environment: e }: BenchResults, rawLink: st
 function targetsSection(results: BenchResults): string[] {
   const verdicts = sagaTargetVerdicts(results);
   if (verdicts.length === 0) return [];
+  const heading = ['', "### The lean saga's targets (this run's figures, against the floors of the same run)", ''];
+  const verdict = (met: boolean) => (met ? 'met' : '**not met**');
+  if (!verdicts.some((v) => v.host)) return [...heading, ...table(['target', 'this run', 'verdict'], verdicts.map((v) => [v.target, v.figure, verdict(v.met)]))];
   return [
+    ...heading,
+    ...table(['target', 'this run', 'verdict', 'host probe over its runs'], verdicts.map((v) => [v.target, v.figure, verdict(v.met), hostSpreadText(v.host)])),
     '',
-    "### The lean saga's targets (this run's figures, against the floors of the same run)",
-    '',
-    ...table(['target', 'this run', 'verdict'], verdicts.map((v) => [v.target, v.figure, v.met ? 'met' : '**not met**'])),
+    `The host probe times the same fixed work (JSON and SHA-256 over order-shaped values, in the bench's process) just before and just after each run behind a figure: the fastest and slowest probe, and how much slower the slowest was. Over ${Math.round(HOST_MOVED_LIMIT * 100)} % is marked: the host itself changed speed between the runs the ratio compares.`,
   ];
 }
 

@@ -117,6 +117,19 @@ describe('the report of a full run', () => {
     expect(main).toContain("| tracing on (every span exported) ≥ 0.8 of off | 400 / 500 decided/s: **0.8**; keeping 0.1 of new traces (the chart's default): 0.96 | met |");
   });
 
+  it("adds the host probe's spread over each target's runs, marking a move over 15 %, once the run was probed", () => {
+    const results = fullRun();
+    results.capacity = capacity(500, { hostProbeMs: { before: 21, after: 22 } });
+    results.floorCapacity = capacity(2000, { hostProbeMs: { before: 20, after: 26 } });
+    results.reads = results.reads?.map((r) => ({ ...r, hostProbeMs: { before: 20.5, after: 21 } }));
+    const probed = reportBlocks(results, 'bench/raw-2026-11-28.json').bench;
+    expect(probed).toContain('| target | this run | verdict | host probe over its runs |');
+    expect(probed).toContain('| saga capacity ≥ 0.9 of the floor, single broker | 500 / 2000 decided/s: **0.25** | **not met** | 20–26 ms: **moved 30 %** |');
+    expect(probed).toContain('| reads ≥ 0.6 of the floor, every query | GET /v1/categories/{id} **0.25**, GET /v1/pets?limit=20 **0.25** | **not met** | 20.5–21 ms (2 %) |');
+    expect(probed.some((line) => line.startsWith('The host probe times the same fixed work'))).toBe(true);
+    expect(main.some((line) => line.includes('host probe'))).toBe(false);
+  });
+
   it('renders the read path rows per query and the CPU per request', () => {
     const at = main.indexOf('| query | served by | requests/s | p50 ms | p99 ms |');
     expect(main.slice(at, at + 7)).toEqual([

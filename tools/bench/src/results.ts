@@ -1,5 +1,6 @@
 // What a run measured, as docs/bench/raw-*.json keeps it and the report renders it.
 import type { CapacityRound } from './capacity-rounds';
+import type { HostProbe } from './host-speed';
 import type { ReadResult } from './read-path';
 import type { RoundTripCost } from './round-trip-cost';
 import type { Ratio, SecurityRatios } from './security-ratios';
@@ -21,6 +22,8 @@ export interface Decisions {
   /** Context switches per decided order, every thread of each process (runs since 2026-11-29). */
   switchesPerOrder?: Record<string, number>;
   brokerJitShare?: Figure;
+  /** The host's probe (ms) just before and just after the run (runs since 2026-11-30). */
+  hostProbeMs?: HostProbe;
 }
 export interface CapacityResult extends Decisions {
   placedPerSecond: Figure;

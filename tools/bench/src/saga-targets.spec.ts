@@ -130,6 +130,26 @@ describe("the lean saga's targets", () => {
     ]);
   });
 
+  it("carry how far the host's probe moved across the runs behind each figure", () => {
+    const results = run(true);
+    const probed = <T extends object>(run: T, before: number, after: number) => ({ ...run, hostProbeMs: { before, after } });
+    results.capacity = probed(results.capacity as CapacityResult, 21, 22);
+    results.floorCapacity = probed(results.floorCapacity as CapacityResult, 20, 30);
+    results.rates = (results.rates as RateResult[]).map((r) => probed(r, 20, 20.5));
+    results.floorRates = (results.floorRates as RateResult[]).map((r) => probed(r, 20.2, 20.4));
+    const host = Object.fromEntries(sagaTargetVerdicts(results).map((v) => [v.target, v.host]));
+    expect(host).toEqual({
+      "placed→decided p99 ≤ 1.5× the floor's at 250/s": { fastestMs: 20, slowestMs: 20.5, moved: 0.02 },
+      "placed→decided p99 ≤ 1.5× the floor's at 1,000/s": { fastestMs: 20, slowestMs: 20.5, moved: 0.02 },
+      'placed→decided p99 under 100 ms at 1,000/s': { fastestMs: 20, slowestMs: 20.5, moved: 0.02 },
+      "CPU per decided order at 250/s ≤ 2× the stack's at capacity": { fastestMs: 20, slowestMs: 22, moved: 0.1 },
+      'saga capacity ≥ 0.9 of the floor, single broker': { fastestMs: 20, slowestMs: 30, moved: 0.5 },
+      'saga capacity ≥ 0.9 of the floor, the cluster (floor on the same brokers)': undefined,
+      'reads ≥ 0.6 of the floor, every query': undefined,
+      'tracing on (every span exported) ≥ 0.8 of off': undefined,
+    });
+  });
+
   it("add the chart's share of traces to the tracing figure when it was measured", () => {
     const results = run(true);
     results.tracing = { ...(results.tracing as NonNullable<BenchResults['tracing']>), sampled: { ratio: 0.1, on: capacity(2700), spansReceived: 1, spansPerOrder: 0.6, onToOff: 0.9 } };

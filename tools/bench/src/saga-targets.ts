@@ -3,6 +3,7 @@
 import { capacityRatios } from './capacity-rounds';
 import { cpuTotal } from './cpu-accounting';
 import { ratio, round } from './figures';
+import { type HostSpread, hostSpread } from './host-speed';
 import type { BenchResults, Decisions, RateResult } from './results';
 import { readRatios, type ReadRatios } from './read-rounds';
 import { asRounds } from './tracing-rounds';
@@ -11,6 +12,8 @@ export interface TargetVerdict {
   target: string;
   figure: string;
   met: boolean;
+  /** How far the host's probe moved across the runs behind the figure (runs since 2026-11-30). */
+  host?: HostSpread;
 }
 
 /** The targets' thresholds. */
@@ -48,6 +51,7 @@ function p99Targets({ rates, floorRates }: BenchResults): TargetVerdict[] {
       target: `placed→decided p99 ≤ ${SAGA_TARGETS.p99OfFloor}× the floor's at ${thousands(rate)}/s`,
       figure: `${stack?.decisionP99} against ${floor?.decisionP99} ms: **${times}×**`,
       met: times <= SAGA_TARGETS.p99OfFloor,
+      host: hostSpread([stack, floor]),
     });
   }
   const high = atRate(rates, HIGH_RATE);
@@ -56,6 +60,7 @@ function p99Targets({ rates, floorRates }: BenchResults): TargetVerdict[] {
       target: `placed→decided p99 under ${SAGA_TARGETS.p99UnderMsAtHighRate} ms at ${thousands(HIGH_RATE)}/s`,
       figure: `**${high.decisionP99} ms**`,
       met: high.decisionP99 < SAGA_TARGETS.p99UnderMsAtHighRate,
+      host: hostSpread([high]),
     });
   }
   return verdicts;
@@ -65,7 +70,8 @@ function p99Targets({ rates, floorRates }: BenchResults): TargetVerdict[] {
 function cpuTarget({ rates, capacity, floorRates, floorCapacity, roundTrips }: BenchResults): TargetVerdict[] {
   const lowToCapacity = (low: Decisions | undefined, atCapacity: Decisions | undefined) =>
     low?.cpuMsPerOrder && atCapacity?.cpuMsPerOrder ? { low: cpuTotal(low), capacity: cpuTotal(atCapacity), times: ratioOf(cpuTotal(low), cpuTotal(atCapacity)) } : undefined;
-  const stack = lowToCapacity(atRate(rates, LOW_RATE), capacity);
+  const lowRate = atRate(rates, LOW_RATE);
+  const stack = lowToCapacity(lowRate, capacity);
   if (!stack || stack.times === null) return [];
   const floor = lowToCapacity(atRate(floorRates, LOW_RATE), floorCapacity);
   const floorText = floor?.times != null ? ` (floor ${floor.low} against ${floor.capacity} ms: ${floor.times}×)` : '';
@@ -76,6 +82,7 @@ function cpuTarget({ rates, capacity, floorRates, floorCapacity, roundTrips }: B
       target: `CPU per decided order at ${LOW_RATE}/s ≤ ${SAGA_TARGETS.cpuAtLowRateOfCapacity}× the stack's at capacity`,
       figure: `${stack.low} against ${stack.capacity} ms: **${stack.times}×**${floorText}${hostText}`,
       met: stack.times <= SAGA_TARGETS.cpuAtLowRateOfCapacity,
+      host: hostSpread([lowRate, capacity]),
     },
   ];
 }
@@ -94,6 +101,7 @@ function capacityTargets({ cluster, ...singleBroker }: BenchResults): TargetVerd
         target: `saga capacity ≥ ${SAGA_TARGETS.capacityOfFloor} of the floor, ${where}`,
         figure: `${decided} decided/s: **${mean}**${eachRound}`,
         met: mean >= SAGA_TARGETS.capacityOfFloor,
+        host: hostSpread(rounds.flatMap(({ stack, floor }) => [stack, floor])),
       },
     ];
   });
@@ -109,6 +117,7 @@ function readsTarget({ reads }: BenchResults): TargetVerdict[] {
       target: `reads ≥ ${SAGA_TARGETS.readsOfFloor} of the floor, every query`,
       figure: queries.map(figure).join(', ') + (rounds > 1 ? ` (mean of ${rounds} rounds)` : ''),
       met: queries.every(({ mean }) => (mean ?? 0) >= SAGA_TARGETS.readsOfFloor),
+      host: hostSpread(reads),
     },
   ];
 }
@@ -126,6 +135,7 @@ function tracingTarget({ tracing }: BenchResults): TargetVerdict[] {
       target: `tracing on (every span exported) ≥ ${SAGA_TARGETS.tracingOnOfOff} of off`,
       figure: `${runs} decided/s: **${onToOff}**${mean}${sampled}`,
       met: onToOff >= SAGA_TARGETS.tracingOnOfOff,
+      host: hostSpread(rounds.flatMap((r) => [r.off, r.on, r.sampled?.on])),
     },
   ];
 }

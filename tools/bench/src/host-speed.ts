@@ -1,0 +1,79 @@
+// How fast the host runs a fixed piece of work just before and just after each measured run.
+// This host's speed has moved by up to 2× within minutes with nothing in the guest to show it
+// (no steal time), so a ratio of two runs can measure the host rather than the code. The probe
+// times the same work every time, in this process, while the stack is idle between runs; the
+// report shows how far it moved across the runs behind each figure.
+import { createHash } from 'node:crypto';
+import { round } from './figures';
+
+/** The probe's time (ms) for its fixed work just before a run and just after it: more is slower. */
+export interface HostProbe {
+  before: number;
+  after: number;
+}
+
+/** How far the probe moved across a set of runs. */
+export interface HostSpread {
+  fastestMs: number;
+  slowestMs: number;
+  /** The slowest probe over the fastest, less one: 0.25 means some run's host was a quarter slower. */
+  moved: number;
+}
+
+/** A spread above this leaves the figures' ratios to the host as much as to the code; an idle host here varies by up to 7 %. */
+export const HOST_MOVED_LIMIT = 0.15;
+
+const REPETITIONS = 7;
+const ORDERS_PER_REPETITION = 8000;
+
+/**
+ * One repetition of the probe's work: what the stack's processes do most — JSON in and out,
+ * hashing, small objects — on 8,000 order-shaped values (some 20 ms). Returns a checksum so none of it is dead code.
+ */
+function probeWork(): number {
+  let checksum = 0;
+  for (let i = 0; i < ORDERS_PER_REPETITION; i++) {
+    const order = { id: i, petId: 1 + (i % 97), quantity: 1 + (i % 5), status: 'placed', requestId: `probe-${i}`, placedAt: '2026-11-30T00:00:00.000Z' };
+    const text = JSON.stringify(order);
+    const parsed = JSON.parse(text) as typeof order;
+    checksum += parsed.quantity + createHash('sha256').update(text).digest()[0];
+  }
+  return checksum;
+}
+
+/** The median time (ms) of the probe's repetitions, after one to warm the code up. */
+export function probeHostMs(): number {
+  probeWork();
+  const times: number[] = [];
+  for (let i = 0; i < REPETITIONS; i++) {
+    const start = process.hrtime.bigint();
+    probeWork();
+    times.push(Number(process.hrtime.bigint() - start) / 1e6);
+  }
+  times.sort((a, b) => a - b);
+  return round(times[Math.floor(REPETITIONS / 2)], 2) ?? 0;
+}
+
+/** `run`'s result with the probe taken just before and just after it. */
+export async function withHostProbe<T extends object>(run: () => Promise<T>): Promise<T & { hostProbeMs: HostProbe }> {
+  const before = probeHostMs();
+  const result = await run();
+  return { ...result, hostProbeMs: { before, after: probeHostMs() } };
+}
+
+/** The spread of every probe of `runs`; undefined when none of them was probed (runs before 2026-11-30). */
+export function hostSpread(runs: readonly ({ hostProbeMs?: HostProbe } | undefined)[]): HostSpread | undefined {
+  const probes = runs.flatMap((run) => (run?.hostProbeMs ? [run.hostProbeMs.before, run.hostProbeMs.after] : []));
+  if (probes.length === 0) return undefined;
+  const fastestMs = Math.min(...probes);
+  const slowestMs = Math.max(...probes);
+  return { fastestMs, slowestMs, moved: round(slowestMs / fastestMs - 1, 2) ?? 0 };
+}
+
+/** The spread as the report shows it, flagged when it is over HOST_MOVED_LIMIT. */
+export function hostSpreadText(spread: HostSpread | undefined): string {
+  if (!spread) return '';
+  const range = spread.fastestMs === spread.slowestMs ? `${spread.fastestMs} ms` : `${spread.fastestMs}–${spread.slowestMs} ms`;
+  const moved = `${Math.round(spread.moved * 100)} %`;
+  return spread.moved > HOST_MOVED_LIMIT ? `${range}: **moved ${moved}**` : `${range} (${moved})`;
+}
