@@ -30,7 +30,7 @@ function targetsSection(results: BenchResults): string[] {
     ...heading,
     ...table(['target', 'this run', 'verdict', 'host probe over its runs'], verdicts.map((v) => [v.target, v.figure, verdict(v.met), hostSpreadText(v.host)])),
     '',
-    `The host probe times the same fixed work (JSON and SHA-256 over order-shaped values, in the bench's process) just before and just after each run behind a figure: the fastest and slowest probe, and how much slower the slowest was. Over ${Math.round(HOST_MOVED_LIMIT * 100)} % is marked: the host itself changed speed between the runs the ratio compares.`,
+    `The host probe takes the CPU time the bench's thread spends on the same fixed work (JSON and SHA-256 over order-shaped values) just before and just after each run behind a figure: the fastest and slowest probe, and how much slower the slowest was. Over ${Math.round(HOST_MOVED_LIMIT * 100)} % is marked: the host itself changed speed between the runs the ratio compares.`,
   ];
 }
 
