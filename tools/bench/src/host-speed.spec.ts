@@ -24,8 +24,9 @@ describe("the host's probe", () => {
     expect(hostSpreadText(undefined)).toBe('');
   });
 
-  it('marks a spread over 15 % and shows a smaller one plainly', () => {
-    expect(hostSpreadText({ fastestMs: 20, slowestMs: 24, moved: 0.2 })).toBe('20–24 ms: **moved 20 %**');
+  it('marks a spread over 25 % and shows a smaller one plainly', () => {
+    expect(hostSpreadText({ fastestMs: 20, slowestMs: 26, moved: 0.3 })).toBe('20–26 ms: **moved 30 %**');
+    expect(hostSpreadText({ fastestMs: 20, slowestMs: 24, moved: 0.2 })).toBe('20–24 ms (20 %)');
     expect(hostSpreadText({ fastestMs: 20, slowestMs: 21.2, moved: 0.06 })).toBe('20–21.2 ms (6 %)');
     expect(hostSpreadText({ fastestMs: 20, slowestMs: 20, moved: 0 })).toBe('20 ms (0 %)');
   });

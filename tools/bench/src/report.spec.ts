@@ -117,7 +117,7 @@ describe('the report of a full run', () => {
     expect(main).toContain("| tracing on (every span exported) ≥ 0.8 of off | 400 / 500 decided/s: **0.8**; keeping 0.1 of new traces (the chart's default): 0.96 | met |");
   });
 
-  it("adds the host probe's spread over each target's runs, marking a move over 15 %, once the run was probed", () => {
+  it("adds the host probe's spread over each target's runs, marking a move over 25 %, once the run was probed", () => {
     const results = fullRun();
     results.capacity = capacity(500, { hostProbeMs: { before: 21, after: 22 } });
     results.floorCapacity = capacity(2000, { hostProbeMs: { before: 20, after: 26 } });
