@@ -1,7 +1,7 @@
 import { hostSpread, hostSpreadText, probeHostMs, withHostProbe } from './host-speed';
 
 describe("the host's probe", () => {
-  it('times its fixed work, the same work each time', () => {
+  it('reads a time for its fixed work each time it is taken', () => {
     const [first, second] = [probeHostMs(), probeHostMs()];
     expect(first).toBeGreaterThan(0);
     expect(second).toBeGreaterThan(0);

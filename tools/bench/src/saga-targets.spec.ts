@@ -132,7 +132,7 @@ describe("the lean saga's targets", () => {
 
   it("carry how far the host's probe moved across the runs behind each figure", () => {
     const results = run(true);
-    const probed = <T extends object>(run: T, before: number, after: number) => ({ ...run, hostProbeMs: { before, after } });
+    const probed = <T extends object>(figures: T, before: number, after: number) => ({ ...figures, hostProbeMs: { before, after } });
     results.capacity = probed(results.capacity as CapacityResult, 21, 22);
     results.floorCapacity = probed(results.floorCapacity as CapacityResult, 20, 30);
     results.rates = (results.rates as RateResult[]).map((r) => probed(r, 20, 20.5));
