@@ -7,7 +7,7 @@
 // busy guest less), which is why it is taken around each run, not during it. The report shows how
 // far it moved across the runs behind each figure.
 import { createHash } from 'node:crypto';
-import { round } from './figures';
+import { percentile, round } from './figures';
 
 /** The probe's CPU time (ms) for its fixed work just before a run and just after it: more is slower. */
 export interface HostProbe {
@@ -69,8 +69,7 @@ export function probeHostMs(): number {
     const spent = cpuUsage(start);
     times.push((spent.user + spent.system) / 1000);
   }
-  times.sort((a, b) => a - b);
-  return round(times[Math.floor(REPETITIONS / 2)], 2) ?? 0;
+  return round(percentile(times.sort((a, b) => a - b), 50), 2) ?? 0;
 }
 
 /** `run`'s result with the probe taken just before and just after it. */

@@ -10,6 +10,14 @@ import { type OnResponse, pacedLoad } from './paced-load';
 import { withCpuPerOrder } from './proc-cpu';
 import type { Target } from './target';
 
+/**
+ * `run` with the CPU each part of the machine spent per decided order, and the host's probe just
+ * before and after (outside the CPU window: the probe is this process's work).
+ */
+function measuredRun<T extends { decided: number }>(target: Target, run: () => Promise<T>) {
+  return withHostProbe(() => withCpuPerOrder(target.processes, run));
+}
+
 export async function dbNow(db: Pool): Promise<Date> {
   const { rows } = await db.query<{ now: Date }>('select now() as now');
   return rows[0].now;
@@ -64,15 +72,15 @@ async function paced(target: Target, { rate, seconds, extraHeaders, onResponse }
 /**
  * Closed loop through `target` as fast as it takes orders; decisions read from its database
  * afterwards, the CPU each part of the machine spent per decided order, and the host's probe
- * around the run (outside the CPU window: the probe is this process's work).
+ * around the run.
  */
 export async function capacity(target: Target) {
-  return withHostProbe(() => withCpuPerOrder(target.processes, async () => {
+  return measuredRun(target, async () => {
     const since = await dbNow(target.db);
     const placement = await cannon({ url: target.url, duration: SETTINGS.CAPACITY_SECONDS, connections: SETTINGS.CAPACITY_CONNECTIONS, requests: [target.request()] });
     const decided = await decisions(target, since);
     return { ...decided, placedPerSecond: placement.requestsPerSecond, placementP99: placement.p99, failed: placement.failed };
-  }));
+  });
 }
 export type Capacity = Awaited<ReturnType<typeof capacity>>;
 
@@ -101,7 +109,7 @@ export async function capacityInRounds(floor: (() => Promise<Capacity>) | undefi
 
 /** Open loop at `rate` orders/s; placed → decided as recorded by the database (no polling load). */
 export async function atRate(target: Target, rate: number, seconds = SETTINGS.RATE_SECONDS) {
-  return withHostProbe(() => withCpuPerOrder(target.processes, async () => {
+  return measuredRun(target, async () => {
     const since = await dbNow(target.db);
     const placement = await paced(target, { rate, seconds });
     const decided = await decisions(target, since);
@@ -115,7 +123,7 @@ export async function atRate(target: Target, rate: number, seconds = SETTINGS.RA
       placementP99: placement.p99,
       ...decided,
     };
-  }));
+  });
 }
 export type AtRate = Awaited<ReturnType<typeof atRate>>;
 
@@ -132,10 +140,10 @@ export async function withWait(target: Target, rate: number) {
     if (!/"status":"placed"/.test(body)) decidedAnswers += 1;
     if (responseHeaders['preference-applied'] !== undefined) applied += 1;
   };
-  return withHostProbe(() => withCpuPerOrder(target.processes, async () => {
+  return measuredRun(target, async () => {
     const since = await dbNow(target.db);
     const result = await paced(target, { rate, seconds: SETTINGS.RATE_SECONDS, extraHeaders: { prefer: 'wait=5' }, onResponse });
     const decided = await decisions(target, since);
     return { offeredRate: rate, achievedRate: result.requestsPerSecond, p50: result.p50, p99: result.p99, answers, decidedAnswers, applied, failed: result.failed, ...decided };
-  }));
+  });
 }

@@ -27,13 +27,13 @@ import { PET_ROW_COLUMNS, petRowView, samePet, toPetView, type PetRow } from './
 import { petNotFound } from './pets.errors';
 
 const PET_CATEGORY_FOREIGN_KEY = 'pet_category_id_fkey';
+const DEFAULT_STATUS: PetStatus = 'available';
 
 /** A pet row with its category's columns. */
 interface PetDetailsRow extends PetRow {
   category_name: string;
   category_description: string | null;
 }
-const DEFAULT_STATUS: PetStatus = 'available';
 
 /** Its entity work expects a request context (the controller creates one for each message that does any); list, get and details are plain SQL and need none. */
 @Injectable()
