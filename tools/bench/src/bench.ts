@@ -8,16 +8,18 @@ import { BenchStack } from './bench-stack';
 import { benchCluster } from './cluster';
 import { checkStock, environment } from './database-figures';
 import { log, sleep } from './figures';
-import { ADMIN_DATABASE_URL, API_KEY, IDLE_SECONDS, ORDER_PETS, READ_ROUNDS, SECTIONS, SETTINGS, STOCK_PER_PET } from './knobs';
+import { ADMIN_DATABASE_URL, API_KEY, IDLE_SECONDS, ORDER_PETS, RATE_ROUNDS, READ_ROUNDS, SECTIONS, SETTINGS, STOCK_PER_PET } from './knobs';
 import { atRate, capacity, capacityInRounds, withWait } from './measure';
 import { memoryOf, peakRssSampler } from './memory';
 import { idleCpu } from './proc-cpu';
+import type { LaterRateRound } from './rate-rounds';
 import { readPath } from './read-path';
 import { ROUND_TRIP_RATES, roundTripCosts } from './round-trip-cost';
 import { writeReport } from './report';
 import type { BenchResults } from './results';
 import { startSagaFloor } from './saga-floor-process';
 import { sagaStages, stackStageSources } from './saga-stages';
+import { TARGET_RATES } from './saga-targets';
 import { securityCost } from './security';
 import { soak } from './soak';
 import { apiClient, onOnePet, orderRequest, type Target } from './target';
@@ -81,6 +83,7 @@ async function loadSections(stack: BenchStack, { category, orderPets }: Seeded, 
         (results.rates ??= []).push(await atRate(ours, rate));
       }
     }
+    if (floorTarget && SECTIONS.has('rates')) results.laterRateRounds = await laterRateRounds(floorTarget, ours);
   } finally {
     await floor?.stop().catch(() => undefined);
   }
@@ -96,6 +99,25 @@ async function loadSections(stack: BenchStack, { category, orderPets }: Seeded, 
     log(`soak: ${SETTINGS.SOAK_MINUTES} min at ${SETTINGS.SOAK_RATE} orders/s`);
     results.soak = await soak(ours, stack.layout);
   }
+}
+
+/**
+ * The targets' rates again, RATE_ROUNDS - 1 more times. Round 2 runs the stack first and the floor
+ * after it, round 3 the floor first again, and so on: a host that slows or speeds up across a
+ * round then weighs on each pipeline in turn, instead of always on the one that runs second.
+ */
+async function laterRateRounds(floorTarget: Target, ours: Target): Promise<LaterRateRound[] | undefined> {
+  const rounds: LaterRateRound[] = [];
+  for (let round = 2; round <= RATE_ROUNDS; round += 1) {
+    for (const rate of TARGET_RATES.filter((offered) => SETTINGS.RATES.includes(offered))) {
+      const stackFirst = round % 2 === 0;
+      log(`saga at ${rate} orders/s, round ${round} of ${RATE_ROUNDS}: ${stackFirst ? 'the stack, then the floor' : 'the floor, then the stack'}`);
+      const first = await atRate(stackFirst ? ours : floorTarget, rate);
+      const second = await atRate(stackFirst ? floorTarget : ours, rate);
+      rounds.push(stackFirst ? { round, stack: first, floor: second } : { round, floor: first, stack: second });
+    }
+  }
+  return rounds.length > 0 ? rounds : undefined;
 }
 
 /** The sections that watch the stack at rest or restart it differently; after them the first stack is gone. */

@@ -35,6 +35,8 @@ export const SECURITY = env('BENCH_SECURITY', 'on,off,on,off').split(',') as ('o
 export const READ_ROUNDS = Number(env('BENCH_READ_ROUNDS', 2));
 /** Saga capacity's rounds: the floor's run, then the stack's at once after it, the target reading the mean of the rounds' stack / floor. */
 export const SAGA_ROUNDS = Number(env('BENCH_SAGA_ROUNDS', 2));
+/** The fixed rates' rounds at the targets' rates (250 and 1,000/s): the pair runs again, each later round in the other order, the targets reading the means. */
+export const RATE_ROUNDS = Number(env('BENCH_RATE_ROUNDS', 2));
 /** BENCH_ONLY=tracing: rounds of off, every trace and the chart's share, each run on a freshly restarted stack. */
 export const TRACING_ROUNDS = Number(env('BENCH_TRACING_ROUNDS', 2));
 /** What authentication and TLS on the bus may cost at most: a target the report compares against, never asserts. */

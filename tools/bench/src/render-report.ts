@@ -128,18 +128,29 @@ function tracingSection({ tracing }: BenchResults): string[] {
   ];
 }
 
-function ratesSection({ rates, floorRates, roundTrips, settings: s }: BenchResults): string[] {
+function ratesSection({ rates, floorRates, laterRateRounds = [], roundTrips, settings: s }: BenchResults): string[] {
   if (!rates && !floorRates) return [];
-  const rateRows = (name: string, list: RateResult[]) =>
-    list.map((r) => [name, r.offeredRate, r.achievedRate, r.created, r.failed, r.placementP50, r.placementP99, r.decidedPerSecond, `**${r.decisionP50}**`, `**${r.decisionP99}**`]);
-  const out = ['', `### Saga at fixed rates (open loop, requests evenly spaced, ${s.RATE_SECONDS} s each; placed → decided as the orders table records it)`, ''];
+  // Each later round's runs in the order they ran, after every run of the first round.
+  const both = [
+    ...(rates ?? []).map((r) => ['stack', r] as const),
+    ...(floorRates ?? []).map((r) => ['floor', r] as const),
+    ...laterRateRounds.flatMap(({ round, stack, floor }) => {
+      const runs = [[`stack, round ${round}`, stack] as const, [`floor, round ${round}`, floor] as const];
+      return round % 2 === 0 ? runs : runs.reverse();
+    }),
+  ];
+  const rounds = laterRateRounds.length > 0 ? Math.max(...laterRateRounds.map((r) => r.round)) : 1;
+  const inRounds =
+    rounds > 1
+      ? `; the targets' rates in ${rounds} rounds, the first with every rate, floor then stack, and each later round in the other order than the one before`
+      : '';
+  const out = ['', `### Saga at fixed rates (open loop, requests evenly spaced, ${s.RATE_SECONDS} s each; placed → decided as the orders table records it${inRounds})`, ''];
   out.push(
     ...table(
       ['pipeline', 'offered/s', 'placed/s', '201s', 'failed', '201 p50 ms', '201 p99 ms', 'decided/s', 'placed→decided p50 ms', 'p99 ms'],
-      [...rateRows('stack', rates ?? []), ...rateRows('floor', floorRates ?? [])],
+      both.map(([name, r]) => [name, r.offeredRate, r.achievedRate, r.created, r.failed, r.placementP50, r.placementP99, r.decidedPerSecond, `**${r.decisionP50}**`, `**${r.decisionP99}**`]),
     ),
   );
-  const both = [...(rates ?? []).map((r) => ['stack', r] as const), ...(floorRates ?? []).map((r) => ['floor', r] as const)];
   const staged = both.filter(([, r]) => r.stages);
   if (staged.length > 0) {
     const names = Object.keys(staged[0][1].stages ?? {});

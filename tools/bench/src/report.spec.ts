@@ -196,6 +196,26 @@ describe('the report of a full run', () => {
     expect(main.slice(-4)).toEqual(['| process | RSS at rest | RSS peak under load | idle CPU (% of a core) |', '|---|---|---|---|', '| gateway | 120.5 | 180 | 0.5 |', '| orders | 140 | 210.2 | 1.25 |']);
   });
 
+  it("names each later round of the rates and lists its runs in the order they ran", () => {
+    const results = fullRun();
+    const at = (offeredRate: number, decisionP99: number) => ({ ...rate(offeredRate), decisionP99 });
+    results.laterRateRounds = [
+      { round: 2, stack: at(250, 70), floor: at(250, 60) },
+      { round: 3, stack: at(250, 50), floor: at(250, 40) },
+    ];
+    const lines = reportBlocks(results, 'bench/raw-2026-11-28.json').bench;
+    expect(lines).toContainEqual(expect.stringContaining("### Saga at fixed rates (open loop, requests evenly spaced, 20 s each; placed → decided as the orders table records it; the targets' rates in 3 rounds,"));
+    const cells = (line: string) => line.split('|').map((cell) => cell.trim());
+    const p99s = lines.filter((line) => / round \d \| 250 \| 250 \| 5000 /.test(line)).map((line) => [cells(line)[1], cells(line)[10]]);
+    expect(p99s).toEqual([
+      ['stack, round 2', '**70**'],
+      ['floor, round 2', '**60**'],
+      ['floor, round 3', '**40**'],
+      ['stack, round 3', '**50**'],
+    ]);
+    expect(lines).toContain('| stack, round 2 | 250 | 8.2 | 12.6 | **20.8** |');
+  });
+
   it("states what a round trip costs the host at the low rate and the high one, after the rates' CPU", () => {
     const line = main.find((text) => text.startsWith('What one round trip between processes costs'));
     expect(line).toContain('700 at 250/s and 60 at 4000/s (**11.7×**)');

@@ -1,5 +1,6 @@
 // What a run measured, as docs/bench/raw-*.json keeps it and the report renders it.
 import type { CapacityRound } from './capacity-rounds';
+import type { LaterRateRound } from './rate-rounds';
 import type { HostProbe } from './host-speed';
 import type { ReadResult } from './read-path';
 import type { RoundTripCost } from './round-trip-cost';
@@ -115,6 +116,8 @@ export interface BenchResults {
   laterCapacityRounds?: CapacityRound[];
   onePet?: CapacityResult;
   rates?: RateResult[];
+  /** The fixed rates' rounds after the first (BENCH_RATE_ROUNDS), at the targets' rates; absent in runs of one round. */
+  laterRateRounds?: LaterRateRound[];
   /** What one round trip between processes costs the host at the low rate and at a high one, measured before the rates. */
   roundTrips?: RoundTripCost[];
   wait?: WaitResult[];

@@ -130,6 +130,40 @@ describe("the lean saga's targets", () => {
     ]);
   });
 
+  it("read the means of the rate rounds and of the capacity rounds, each round shown", () => {
+    const results = run(true);
+    results.laterRateRounds = [
+      { round: 2, stack: rate(250, 40, 1.4), floor: rate(250, 20, 4.6) },
+      { round: 2, stack: rate(1000, 110, 0.7), floor: rate(1000, 100, 0.8) },
+    ];
+    results.laterCapacityRounds = [{ floor: capacity(2500), stack: capacity(2000, 0.7) }];
+    const verdicts = sagaTargetVerdicts(results).slice(0, 4);
+    expect(verdicts).toEqual([
+      {
+        target: "placed→decided p99 ≤ 1.5× the floor's at 250/s",
+        figure: '30 against 20 ms, 40 against 20 ms: **1.75×** (1.5, 2; mean of 2 rounds)',
+        met: false,
+      },
+      {
+        target: "placed→decided p99 ≤ 1.5× the floor's at 1,000/s",
+        figure: '99 against 66 ms, 110 against 100 ms: **1.3×** (1.5, 1.1; mean of 2 rounds)',
+        met: true,
+      },
+      { target: 'placed→decided p99 under 100 ms at 1,000/s', figure: '**104.5 ms** (99, 110; mean of 2 runs)', met: false },
+      {
+        target: "CPU per decided order at 250/s ≤ 2× the stack's at capacity",
+        figure: '1.3 against 0.65 ms: **2×** (floor 4.7 against 0.55 ms: 8.55×); means of 2 runs at 250/s and 2 at capacity',
+        met: true,
+      },
+    ]);
+  });
+
+  it('read a later round at a rate only against the runs at that rate', () => {
+    const results = run(true);
+    results.laterRateRounds = [{ round: 2, stack: rate(1000, 200, 0.7), floor: rate(1000, 100, 0.8) }];
+    expect(sagaTargetVerdicts(results)[0].figure).toBe('30 against 20 ms: **1.5×**');
+  });
+
   it("carry how far the host's probe moved across the runs behind each figure", () => {
     const results = run(true);
     const probed = <T extends object>(figures: T, before: number, after: number) => ({ ...figures, hostProbeMs: { before, after } });
