@@ -12,7 +12,7 @@ import { ADMIN_DATABASE_URL, API_KEY, IDLE_SECONDS, ORDER_PETS, RATE_ROUNDS, REA
 import { atRate, capacity, capacityInRounds, withWait } from './measure';
 import { memoryOf, peakRssSampler } from './memory';
 import { idleCpu } from './proc-cpu';
-import type { LaterRateRound } from './rate-rounds';
+import { type LaterRateRound, stackRanFirst } from './rate-rounds';
 import { readPath } from './read-path';
 import { ROUND_TRIP_RATES, roundTripCosts } from './round-trip-cost';
 import { writeReport } from './report';
@@ -110,7 +110,7 @@ async function laterRateRounds(floorTarget: Target, ours: Target): Promise<Later
   const rounds: LaterRateRound[] = [];
   for (let round = 2; round <= RATE_ROUNDS; round += 1) {
     for (const rate of TARGET_RATES.filter((offered) => SETTINGS.RATES.includes(offered))) {
-      const stackFirst = round % 2 === 0;
+      const stackFirst = stackRanFirst(round);
       log(`saga at ${rate} orders/s, round ${round} of ${RATE_ROUNDS}: ${stackFirst ? 'the stack, then the floor' : 'the floor, then the stack'}`);
       const first = await atRate(stackFirst ? ours : floorTarget, rate);
       const second = await atRate(stackFirst ? floorTarget : ours, rate);

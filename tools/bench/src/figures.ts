@@ -15,6 +15,11 @@ export function meanRatio(each: readonly (number | null)[]): number | null {
   return each.length > 0 ? round(each.reduce((sum: number, x) => sum + (x ?? 0), 0) / each.length, 2) : null;
 }
 
+/** The mean of `values` to `digits` decimals; null for none. */
+export function meanOf(values: readonly number[], digits = 1): number | null {
+  return values.length > 0 ? round(values.reduce((sum, x) => sum + x, 0) / values.length, digits) : null;
+}
+
 /** The p-th percentile of ascending `sorted` (nearest rank, rounded down); 0 for no samples. */
 export function percentile(sorted: readonly number[], p: number): number {
   if (sorted.length === 0) return 0;

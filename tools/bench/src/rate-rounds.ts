@@ -1,7 +1,7 @@
 // The fixed rates in rounds at the targets' rates: each round's stack and floor runs, and the
 // means the targets read, pure.
 import { cpuTotal } from './cpu-accounting';
-import { meanRatio, ratio, round } from './figures';
+import { meanOf, meanRatio, ratio } from './figures';
 import type { RateResult } from './results';
 
 export interface RateRound {
@@ -9,9 +9,14 @@ export interface RateRound {
   stack: RateResult;
 }
 
-/** A round after the first: `round` counts from 2, and even rounds ran the stack first. */
+/** A round after the first: `round` counts from 2 (see stackRanFirst). */
 export interface LaterRateRound extends RateRound {
   round: number;
+}
+
+/** Each later round runs the pair in the other order than the one before: round 2 the stack first, round 3 the floor first. */
+export function stackRanFirst(round: number): boolean {
+  return round % 2 === 0;
 }
 
 /** Where a run keeps its fixed-rate figures: the first round in `rates` and `floorRates`, as runs before rounds kept their one. */
@@ -30,11 +35,11 @@ export interface RateRatios {
   mean: number | null;
 }
 
-const atRate = (list: readonly RateResult[] | undefined, rate: number) => list?.find((r) => r.offeredRate === rate);
+const findAtRate = (list: readonly RateResult[] | undefined, rate: number) => list?.find((r) => r.offeredRate === rate);
 
 /** Every round at `rate` with both runs, the first round first; none when either pipeline was not measured there. */
 export function rateRounds({ rates, floorRates, laterRateRounds = [] }: RateRuns, rate: number): RateRound[] {
-  const [stack, floor] = [atRate(rates, rate), atRate(floorRates, rate)];
+  const [stack, floor] = [findAtRate(rates, rate), findAtRate(floorRates, rate)];
   const first = stack && floor ? [{ floor, stack }] : [];
   return [...first, ...laterRateRounds.filter((r) => r.stack.offeredRate === rate)];
 }
@@ -48,17 +53,14 @@ export function p99Ratios(runs: RateRuns, rate: number): RateRatios {
 
 /** Every run of one pipeline at `rate`, the first round's included (a run without rounds has only that one). */
 export function runsAt({ rates, floorRates, laterRateRounds = [] }: RateRuns, rate: number, pipeline: 'stack' | 'floor'): RateResult[] {
-  const first = atRate(pipeline === 'stack' ? rates : floorRates, rate);
+  const first = findAtRate(pipeline === 'stack' ? rates : floorRates, rate);
   return [...(first ? [first] : []), ...laterRateRounds.filter((r) => r[pipeline].offeredRate === rate).map((r) => r[pipeline])];
-}
-
-/** The mean of `values` to one decimal; null for none. */
-export function meanOf(values: readonly number[]): number | null {
-  return values.length > 0 ? round(values.reduce((sum, x) => sum + x, 0) / values.length) : null;
 }
 
 /** The mean CPU per decided order over `runs` (ms, every process of the machine), to two decimals; null when none has the figure. */
 export function meanCpuPerOrder(runs: readonly ({ cpuMsPerOrder?: Record<string, number> } | undefined)[]): number | null {
-  const totals = runs.flatMap((run) => (run?.cpuMsPerOrder ? [cpuTotal(run)] : []));
-  return totals.length > 0 ? round(totals.reduce((sum, x) => sum + x, 0) / totals.length, 2) : null;
+  return meanOf(
+    runs.flatMap((run) => (run?.cpuMsPerOrder ? [cpuTotal(run)] : [])),
+    2,
+  );
 }

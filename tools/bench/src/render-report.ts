@@ -3,6 +3,7 @@ import { capacityRatios } from './capacity-rounds';
 import { cpuTotal, switchesTotal } from './cpu-accounting';
 import { HOST_MOVED_LIMIT, hostSpreadText } from './host-speed';
 import { table } from './markdown';
+import { stackRanFirst } from './rate-rounds';
 import { clusterReport } from './render-cluster';
 import type { BenchResults, CapacityResult, RateResult } from './results';
 import { roundTripSpread, sagaTargetVerdicts } from './saga-targets';
@@ -136,7 +137,7 @@ function ratesSection({ rates, floorRates, laterRateRounds = [], roundTrips, set
     ...(floorRates ?? []).map((r) => ['floor', r] as const),
     ...laterRateRounds.flatMap(({ round, stack, floor }) => {
       const runs = [[`stack, round ${round}`, stack] as const, [`floor, round ${round}`, floor] as const];
-      return round % 2 === 0 ? runs : runs.reverse();
+      return stackRanFirst(round) ? runs : runs.reverse();
     }),
   ];
   const rounds = laterRateRounds.length > 0 ? Math.max(...laterRateRounds.map((r) => r.round)) : 1;

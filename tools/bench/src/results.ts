@@ -1,7 +1,7 @@
 // What a run measured, as docs/bench/raw-*.json keeps it and the report renders it.
 import type { CapacityRound } from './capacity-rounds';
-import type { LaterRateRound } from './rate-rounds';
 import type { HostProbe } from './host-speed';
+import type { LaterRateRound } from './rate-rounds';
 import type { ReadResult } from './read-path';
 import type { RoundTripCost } from './round-trip-cost';
 import type { Ratio, SecurityRatios } from './security-ratios';

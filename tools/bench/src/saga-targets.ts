@@ -1,9 +1,9 @@
 // The lean saga's targets, each beside what one run measured and whether it was met, so that a
 // full run reports every target at once from its own figures (floors of the same run).
 import { capacityRatios } from './capacity-rounds';
-import { ratio, round } from './figures';
+import { meanOf, ratio, round } from './figures';
 import { type HostSpread, hostSpread } from './host-speed';
-import { meanCpuPerOrder, meanOf, p99Ratios, runsAt } from './rate-rounds';
+import { meanCpuPerOrder, p99Ratios, runsAt } from './rate-rounds';
 import type { BenchResults, CapacityResult, RateResult } from './results';
 import { readRatios, type ReadRatios } from './read-rounds';
 import { asRounds } from './tracing-rounds';
