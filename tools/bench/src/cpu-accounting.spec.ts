@@ -1,4 +1,18 @@
-import { type CpuSnapshot, contextSwitchesOfStatus, cpuMsPerOrder, cpuSecondsOfStat, cpuSpent, cpuTotal, cpuUsPerRequest, switchesPerOrder, switchesTotal, USER_HZ } from './cpu-accounting';
+import {
+  type CpuSnapshot,
+  contextSwitchesOfStatus,
+  cpuMsPerOrder,
+  cpuSecondsOfStat,
+  cpuSpent,
+  cpuTicksOfProcStat,
+  cpuTotal,
+  cpuUsPerRequest,
+  machineLoad,
+  switchesPerOrder,
+  switchesTotal,
+  USER_HZ,
+  waitingUsOfPressure,
+} from './cpu-accounting';
 
 /** A /proc/<pid>/stat line with `utime` and `stime` (clock ticks) in fields 14 and 15. */
 const stat = (pid: number, comm: string, utime: number, stime: number) =>
@@ -71,5 +85,26 @@ describe('CPU per order and per request', () => {
   it('totals a run over every part', () => {
     expect(cpuTotal({ cpuMsPerOrder: { orders: 0.5, postgres: 0.25, kafka: 0.111 } })).toBe(0.86);
     expect(cpuTotal({})).toBe(0);
+  });
+});
+
+describe('How full the machine was, from /proc/stat and /proc/pressure/cpu', () => {
+  it('counts idle and iowait as idle, everything else on the first line as busy', () => {
+    const stat = 'cpu  100 5 40 800 20 3 2 10 7 0\ncpu0 50 2 20 400 10 1 1 5 3 0\nintr 12345\n';
+    expect(cpuTicksOfProcStat(stat)).toEqual({ busy: 160, idle: 820 });
+  });
+
+  it("reads the total of PSI's `some` line, and nothing from a kernel without one", () => {
+    const pressure = 'some avg10=0.52 avg60=6.34 avg300=31.60 total=593029912\nfull avg10=0.00 avg60=0.00 avg300=0.00 total=0\n';
+    expect(waitingUsOfPressure(pressure)).toBe(593_029_912);
+    expect(waitingUsOfPressure('')).toBeNull();
+  });
+
+  it('gives the cores busy on average and the share of the wall time some task waited for a core', () => {
+    const before = { atMs: 1_000, busyTicks: 1_000, idleTicks: 5_000, waitingUs: 7_000_000 };
+    // 20 s on 2 cores: 4,000 ticks, 3,000 of them busy; some task waited 12 s of the 20.
+    const after = { atMs: 21_000, busyTicks: 4_000, idleTicks: 6_000, waitingUs: 19_000_000 };
+    expect(machineLoad(before, after, 2)).toEqual({ busyCores: 1.5, waitingPercent: 60 });
+    expect(machineLoad({ ...before, waitingUs: null }, after, 2)).toEqual({ busyCores: 1.5, waitingPercent: null });
   });
 });

@@ -76,3 +76,39 @@ export function switchesTotal(figures: { switchesPerOrder?: Record<string, numbe
 export function cpuTotal(figures: { cpuMsPerOrder?: Record<string, number> }): number {
   return machineTotal(figures.cpuMsPerOrder, 2);
 }
+
+/** The whole machine's CPU counters at one moment: busy and idle time from /proc/stat, and the CPU pressure stall total. */
+export interface MachineReading {
+  atMs: number;
+  busyTicks: number;
+  idleTicks: number;
+  /** PSI's `some` total (µs): the time at least one task was ready to run and found no free core. */
+  waitingUs: number | null;
+}
+
+/** Busy and idle ticks of every core together, from the text of /proc/stat's first line (idle and iowait count as idle). */
+export function cpuTicksOfProcStat(stat: string): { busy: number; idle: number } {
+  const fields = (/^cpu\s+(.*)$/m.exec(stat)?.[1] ?? '').trim().split(/\s+/).map(Number);
+  // user nice system idle iowait irq softirq steal (guest time is already inside user and nice)
+  const [user = 0, nice = 0, system = 0, idle = 0, iowait = 0, irq = 0, softirq = 0, steal = 0] = fields;
+  return { busy: user + nice + system + irq + softirq + steal, idle: idle + iowait };
+}
+
+/** PSI's `some` total (µs) from the text of /proc/pressure/cpu; null where the kernel keeps none. */
+export function waitingUsOfPressure(pressure: string): number | null {
+  const total = /^some .*\btotal=(\d+)/m.exec(pressure)?.[1];
+  return total === undefined ? null : Number(total);
+}
+
+/**
+ * How full the machine was between two readings: the cores busy on average, and the share of
+ * the time (%) at least one task was ready and waited for a core. A stage that takes longer
+ * than its work does on a machine with that share high is waiting for a core, not for a peer.
+ */
+export function machineLoad(before: MachineReading, after: MachineReading, cores: number): { busyCores: number; waitingPercent: number | null } {
+  const busy = after.busyTicks - before.busyTicks;
+  const all = busy + after.idleTicks - before.idleTicks;
+  const wallUs = (after.atMs - before.atMs) * 1000;
+  const waiting = before.waitingUs === null || after.waitingUs === null || wallUs <= 0 ? null : Number((((after.waitingUs - before.waitingUs) / wallUs) * 100).toFixed(1));
+  return { busyCores: all > 0 ? Number(((busy / all) * cores).toFixed(2)) : 0, waitingPercent: waiting };
+}

@@ -4,10 +4,23 @@ import type { ChildProcess } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { redisDir } from '@petstore/stack';
-import { type CpuSnapshot, contextSwitchesOfStatus, cpuMsPerOrder, cpuSecondsOfStat, cpuSpent, switchesPerOrder } from './cpu-accounting';
+import * as os from 'node:os';
+import {
+  type CpuSnapshot,
+  type MachineReading,
+  contextSwitchesOfStatus,
+  cpuMsPerOrder,
+  cpuSecondsOfStat,
+  cpuSpent,
+  cpuTicksOfProcStat,
+  machineLoad,
+  switchesPerOrder,
+  waitingUsOfPressure,
+} from './cpu-accounting';
 import { round, shareOfCore, sleep } from './figures';
 import { isBenchClusterBroker } from './cluster-brokers';
 import { KAFKA_DATA_DIR, SECURED_REDIS_PORT, UNSECURED_BUS } from './knobs';
+import type { MachineLoad } from './results';
 
 /** Processes by the name the report gives them. */
 export type Processes = Record<string, Pick<ChildProcess, 'pid'>>;
@@ -106,15 +119,37 @@ export function cpuSnapshot(processes: Processes): CpuSnapshot {
   return snapshot;
 }
 
-/** `run`'s result, and the CPU (ms) each part of the machine spent and the context switches it made per order decided while it ran. */
+/** The machine's CPU counters now (/proc/stat, /proc/pressure/cpu). */
+function machineReading(): MachineReading {
+  const ticks = cpuTicksOfProcStat(fs.readFileSync('/proc/stat', 'utf8'));
+  let waitingUs: number | null = null;
+  try {
+    waitingUs = waitingUsOfPressure(fs.readFileSync('/proc/pressure/cpu', 'utf8'));
+  } catch {
+    // a kernel without pressure stall information
+  }
+  return { atMs: performance.now(), busyTicks: ticks.busy, idleTicks: ticks.idle, waitingUs };
+}
+
+/**
+ * `run`'s result, and the CPU (ms) each part of the machine spent and the context switches it
+ * made per order decided while it ran, and how full the machine was meanwhile.
+ */
 export async function withCpuPerOrder<T extends { decided: number }>(
   processes: Processes,
   run: () => Promise<T>,
-): Promise<T & { cpuMsPerOrder: Record<string, number>; switchesPerOrder: Record<string, number> }> {
+): Promise<T & { cpuMsPerOrder: Record<string, number>; switchesPerOrder: Record<string, number>; machine: MachineLoad }> {
   const before = cpuSnapshot(processes);
+  const machineBefore = machineReading();
   const result = await run();
+  const machineAfter = machineReading();
   const after = cpuSnapshot(processes);
-  return { ...result, cpuMsPerOrder: cpuMsPerOrder(cpuSpent(before, after), result.decided), switchesPerOrder: switchesPerOrder(before, after, result.decided) };
+  return {
+    ...result,
+    cpuMsPerOrder: cpuMsPerOrder(cpuSpent(before, after), result.decided),
+    switchesPerOrder: switchesPerOrder(before, after, result.decided),
+    machine: machineLoad(machineBefore, machineAfter, os.availableParallelism()),
+  };
 }
 
 /** Share of one core each process used while nothing was asked of it. */

@@ -155,8 +155,19 @@ function ratesSection({ rates, floorRates, laterRateRounds = [], roundTrips, set
   const staged = both.filter(([, r]) => r.stages);
   if (staged.length > 0) {
     const names = Object.keys(staged[0][1].stages ?? {});
-    out.push('', "Where placed → decided goes, per order, in each pipeline (p50 / p90 ms of each stage; database times are transaction starts, Kafka times the relay's send):", '');
-    out.push(...table(['pipeline', 'offered/s', ...names], staged.map(([name, r]) => [name, r.offeredRate, ...names.map((stage) => `${r.stages?.[stage].p50} / ${r.stages?.[stage].p90}`)])));
+    const loaded = staged.some(([, r]) => r.machine);
+    out.push(
+      '',
+      `Where placed → decided goes, per order, in each pipeline (p50 / p90 ms of each stage; database times are transaction starts, Kafka times the relay's send${loaded ? "; beside them how full the machine was: the cores busy on average, and the share of the run in which some task was ready and found no free core, from /proc/pressure/cpu" : ''}):`,
+      '',
+    );
+    const load = (r: RateResult) => (loaded ? [r.machine?.busyCores ?? '', r.machine?.waitingPercent ?? ''] : []);
+    out.push(
+      ...table(
+        ['pipeline', 'offered/s', ...names, ...(loaded ? ['cores busy', 'waiting for a core, % of the run'] : [])],
+        staged.map(([name, r]) => [name, r.offeredRate, ...names.map((stage) => `${r.stages?.[stage].p50} / ${r.stages?.[stage].p90}`), ...load(r)]),
+      ),
+    );
   }
   out.push(
     ...perOrderTable(both, 'cpuMsPerOrder', cpuTotal, "CPU per decided order at each rate (ms, every process of the machine; at a low rate each order pays every hop's cycle by itself):"),

@@ -196,6 +196,17 @@ describe('the report of a full run', () => {
     expect(main.slice(-4)).toEqual(['| process | RSS at rest | RSS peak under load | idle CPU (% of a core) |', '|---|---|---|---|', '| gateway | 120.5 | 180 | 0.5 |', '| orders | 140 | 210.2 | 1.25 |']);
   });
 
+  it('shows how full the machine was beside the stages of the runs that measured it, and no such columns before', () => {
+    const results = fullRun();
+    results.rates = [{ ...rate(250), machine: { busyCores: 1.87, waitingPercent: 61.5 } }];
+    results.floorRates = [{ ...rate(250), machine: { busyCores: 1.21, waitingPercent: null } }];
+    const lines = reportBlocks(results, 'bench/raw-2026-11-28.json').bench;
+    expect(lines).toContain('| pipeline | offered/s | placed → OrderPlaced sent | → decided | cores busy | waiting for a core, % of the run |');
+    expect(lines).toContain('| stack | 250 | 4 / 9 | 2 / 3 | 1.87 | 61.5 |');
+    expect(lines).toContain('| floor | 250 | 4 / 9 | 2 / 3 | 1.21 |  |');
+    expect(main).toContain('| pipeline | offered/s | placed → OrderPlaced sent | → decided |');
+  });
+
   it("names each later round of the rates and lists its runs in the order they ran", () => {
     const results = fullRun();
     const at = (offeredRate: number, decisionP99: number) => ({ ...rate(offeredRate), decisionP99 });

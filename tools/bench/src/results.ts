@@ -25,6 +25,13 @@ export interface Decisions {
   brokerJitShare?: Figure;
   /** The host's probe (ms) just before and just after the run (runs since 2026-11-30). */
   hostProbeMs?: HostProbe;
+  /** How full the machine was during the run (runs since 2026-11-30, 16:00Z). */
+  machine?: MachineLoad;
+}
+/** The cores busy on average during a run, and the share of its time (%) some task waited for a core (null: no PSI). */
+export interface MachineLoad {
+  busyCores: number;
+  waitingPercent: number | null;
 }
 export interface CapacityResult extends Decisions {
   placedPerSecond: Figure;
