@@ -100,12 +100,18 @@ export function waitingUsOfPressure(pressure: string): number | null {
   return total === undefined ? null : Number(total);
 }
 
+/** The cores busy on average during a run, and the share of its time (%) some task waited for a core (null: no PSI). */
+export interface MachineLoad {
+  busyCores: number;
+  waitingPercent: number | null;
+}
+
 /**
- * How full the machine was between two readings: the cores busy on average, and the share of
- * the time (%) at least one task was ready and waited for a core. A stage that takes longer
- * than its work does on a machine with that share high is waiting for a core, not for a peer.
+ * How full the machine was between two readings. A stage that takes longer than its work does,
+ * on a machine where some task waited for a core much of the time, is waiting for a core, not
+ * for a peer.
  */
-export function machineLoad(before: MachineReading, after: MachineReading, cores: number): { busyCores: number; waitingPercent: number | null } {
+export function machineLoad(before: MachineReading, after: MachineReading, cores: number): MachineLoad {
   const busy = after.busyTicks - before.busyTicks;
   const all = busy + after.idleTicks - before.idleTicks;
   const wallUs = (after.atMs - before.atMs) * 1000;

@@ -2,11 +2,12 @@
 // that serves them (PostgreSQL's backends, the brokers, NATS, the bench's Redis, this process).
 import type { ChildProcess } from 'node:child_process';
 import * as fs from 'node:fs';
+import * as os from 'node:os';
 import * as path from 'node:path';
 import { redisDir } from '@petstore/stack';
-import * as os from 'node:os';
 import {
   type CpuSnapshot,
+  type MachineLoad,
   type MachineReading,
   contextSwitchesOfStatus,
   cpuMsPerOrder,
@@ -20,7 +21,6 @@ import {
 import { round, shareOfCore, sleep } from './figures';
 import { isBenchClusterBroker } from './cluster-brokers';
 import { KAFKA_DATA_DIR, SECURED_REDIS_PORT, UNSECURED_BUS } from './knobs';
-import type { MachineLoad } from './results';
 
 /** Processes by the name the report gives them. */
 export type Processes = Record<string, Pick<ChildProcess, 'pid'>>;

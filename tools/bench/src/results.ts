@@ -1,5 +1,6 @@
 // What a run measured, as docs/bench/raw-*.json keeps it and the report renders it.
 import type { CapacityRound } from './capacity-rounds';
+import type { MachineLoad } from './cpu-accounting';
 import type { HostProbe } from './host-speed';
 import type { LaterRateRound } from './rate-rounds';
 import type { ReadResult } from './read-path';
@@ -25,13 +26,8 @@ export interface Decisions {
   brokerJitShare?: Figure;
   /** The host's probe (ms) just before and just after the run (runs since 2026-11-30). */
   hostProbeMs?: HostProbe;
-  /** How full the machine was during the run (runs since 2026-11-30, 16:00Z). */
+  /** How full the machine was during the run (runs since the afternoon of 2026-11-30). */
   machine?: MachineLoad;
-}
-/** The cores busy on average during a run, and the share of its time (%) some task waited for a core (null: no PSI). */
-export interface MachineLoad {
-  busyCores: number;
-  waitingPercent: number | null;
 }
 export interface CapacityResult extends Decisions {
   placedPerSecond: Figure;
