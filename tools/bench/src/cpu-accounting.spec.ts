@@ -91,7 +91,8 @@ describe('CPU per order and per request', () => {
 describe('How full the machine was, from /proc/stat and /proc/pressure/cpu', () => {
   it('counts idle and iowait as idle, everything else on the first line as busy', () => {
     const stat = 'cpu  100 5 40 800 20 3 2 10 7 0\ncpu0 50 2 20 400 10 1 1 5 3 0\nintr 12345\n';
-    expect(cpuTicksOfProcStat(stat)).toEqual({ busy: 160, idle: 820 });
+    expect(cpuTicksOfProcStat(stat)).toEqual({ busy: 160, idle: 820, cores: 1 });
+    expect(cpuTicksOfProcStat(`${stat}cpu1 50 3 20 400 10 2 1 5 4 0\n`).cores).toBe(2);
   });
 
   it("reads the total of PSI's `some` line, and nothing from a kernel without one", () => {
@@ -101,10 +102,10 @@ describe('How full the machine was, from /proc/stat and /proc/pressure/cpu', () 
   });
 
   it('gives the cores busy on average and the share of the wall time some task waited for a core', () => {
-    const before = { atMs: 1_000, busyTicks: 1_000, idleTicks: 5_000, waitingUs: 7_000_000 };
+    const before = { atMs: 1_000, cores: 2, busyTicks: 1_000, idleTicks: 5_000, waitingUs: 7_000_000 };
     // 20 s on 2 cores: 4,000 ticks, 3,000 of them busy; some task waited 12 s of the 20.
-    const after = { atMs: 21_000, busyTicks: 4_000, idleTicks: 6_000, waitingUs: 19_000_000 };
-    expect(machineLoad(before, after, 2)).toEqual({ busyCores: 1.5, waitingPercent: 60 });
-    expect(machineLoad({ ...before, waitingUs: null }, after, 2)).toEqual({ busyCores: 1.5, waitingPercent: null });
+    const after = { atMs: 21_000, cores: 2, busyTicks: 4_000, idleTicks: 6_000, waitingUs: 19_000_000 };
+    expect(machineLoad(before, after)).toEqual({ busyCores: 1.5, waitingPercent: 60 });
+    expect(machineLoad({ ...before, waitingUs: null }, after)).toEqual({ busyCores: 1.5, waitingPercent: null });
   });
 });

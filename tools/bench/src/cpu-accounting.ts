@@ -80,18 +80,23 @@ export function cpuTotal(figures: { cpuMsPerOrder?: Record<string, number> }): n
 /** The whole machine's CPU counters at one moment: busy and idle time from /proc/stat, and the CPU pressure stall total. */
 export interface MachineReading {
   atMs: number;
+  /** The cores /proc/stat counts (a line each). */
+  cores: number;
   busyTicks: number;
   idleTicks: number;
   /** PSI's `some` total (µs): the time at least one task was ready to run and found no free core. */
   waitingUs: number | null;
 }
 
-/** Busy and idle ticks of every core together, from the text of /proc/stat's first line (idle and iowait count as idle). */
-export function cpuTicksOfProcStat(stat: string): { busy: number; idle: number } {
+/**
+ * Busy and idle ticks of every core together, from the text of /proc/stat's first line (idle and
+ * iowait count as idle), and how many cores it sums (the `cpuN` lines after it).
+ */
+export function cpuTicksOfProcStat(stat: string): { busy: number; idle: number; cores: number } {
   const fields = (/^cpu\s+(.*)$/m.exec(stat)?.[1] ?? '').trim().split(/\s+/).map(Number);
   // user nice system idle iowait irq softirq steal (guest time is already inside user and nice)
   const [user = 0, nice = 0, system = 0, idle = 0, iowait = 0, irq = 0, softirq = 0, steal = 0] = fields;
-  return { busy: user + nice + system + irq + softirq + steal, idle: idle + iowait };
+  return { busy: user + nice + system + irq + softirq + steal, idle: idle + iowait, cores: stat.match(/^cpu\d+\s/gm)?.length ?? 0 };
 }
 
 /** PSI's `some` total (µs) from the text of /proc/pressure/cpu; null where the kernel keeps none. */
@@ -111,10 +116,10 @@ export interface MachineLoad {
  * on a machine where some task waited for a core much of the time, is waiting for a core, not
  * for a peer.
  */
-export function machineLoad(before: MachineReading, after: MachineReading, cores: number): MachineLoad {
+export function machineLoad(before: MachineReading, after: MachineReading): MachineLoad {
   const busy = after.busyTicks - before.busyTicks;
   const all = busy + after.idleTicks - before.idleTicks;
   const wallUs = (after.atMs - before.atMs) * 1000;
   const waiting = before.waitingUs === null || after.waitingUs === null || wallUs <= 0 ? null : Number((((after.waitingUs - before.waitingUs) / wallUs) * 100).toFixed(1));
-  return { busyCores: all > 0 ? Number(((busy / all) * cores).toFixed(2)) : 0, waitingPercent: waiting };
+  return { busyCores: all > 0 ? Number(((busy / all) * after.cores).toFixed(2)) : 0, waitingPercent: waiting };
 }

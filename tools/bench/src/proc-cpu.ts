@@ -2,7 +2,6 @@
 // that serves them (PostgreSQL's backends, the brokers, NATS, the bench's Redis, this process).
 import type { ChildProcess } from 'node:child_process';
 import * as fs from 'node:fs';
-import * as os from 'node:os';
 import * as path from 'node:path';
 import { redisDir } from '@petstore/stack';
 import {
@@ -128,7 +127,7 @@ function machineReading(): MachineReading {
   } catch {
     // a kernel without pressure stall information
   }
-  return { atMs: performance.now(), busyTicks: ticks.busy, idleTicks: ticks.idle, waitingUs };
+  return { atMs: performance.now(), cores: ticks.cores, busyTicks: ticks.busy, idleTicks: ticks.idle, waitingUs };
 }
 
 /**
@@ -148,7 +147,7 @@ export async function withCpuPerOrder<T extends { decided: number }>(
     ...result,
     cpuMsPerOrder: cpuMsPerOrder(cpuSpent(before, after), result.decided),
     switchesPerOrder: switchesPerOrder(before, after, result.decided),
-    machine: machineLoad(machineBefore, machineAfter, os.availableParallelism()),
+    machine: machineLoad(machineBefore, machineAfter),
   };
 }
 
