@@ -90,6 +90,9 @@ function committedBlock(marker: string): string[] {
   return report.slice(report.indexOf(`<!-- ${marker}:begin -->`), report.indexOf(`<!-- ${marker}:end -->`)).split('\n');
 }
 
+/** The main block's lines for `results`, rendered as a run of 2026-11-28. */
+const mainBlock = (results: BenchResults): string[] => reportBlocks(results, 'bench/raw-2026-11-28.json').bench;
+
 describe('the report of a full run', () => {
   const blocks = reportBlocks(fullRun(), 'bench/raw-2026-11-28.json');
   const main = blocks.bench;
@@ -122,7 +125,7 @@ describe('the report of a full run', () => {
     results.capacity = capacity(500, { hostProbeMs: { before: 21, after: 22 } });
     results.floorCapacity = capacity(2000, { hostProbeMs: { before: 20, after: 26 } });
     results.reads = results.reads?.map((r) => ({ ...r, hostProbeMs: { before: 20.5, after: 21 } }));
-    const probed = reportBlocks(results, 'bench/raw-2026-11-28.json').bench;
+    const probed = mainBlock(results);
     expect(probed).toContain('| target | this run | verdict | host probe over its runs |');
     expect(probed).toContain('| saga capacity ≥ 0.9 of the floor, single broker | 500 / 2000 decided/s: **0.25** | **not met** | 20–26 ms: **moved 30 %** |');
     expect(probed).toContain('| reads ≥ 0.6 of the floor, every query | GET /v1/categories/{id} **0.25**, GET /v1/pets?limit=20 **0.25** | **not met** | 20.5–21 ms (2 %) |');
@@ -148,7 +151,7 @@ describe('the report of a full run', () => {
     const run = fullRun();
     const inRound = (name: string, round: number, gatewayToFloor: number) => ({ ...read(name), round, gatewayToFloor });
     run.reads = [inRound('GET /v1/categories/{id}', 1, 0.4), inRound('GET /v1/pets?limit=20', 1, 0.5), inRound('GET /v1/categories/{id}', 2, 0.6), inRound('GET /v1/pets?limit=20', 2, 0.7)];
-    const lines = reportBlocks(run, 'bench/raw-2026-11-28.json').bench;
+    const lines = mainBlock(run);
     expect(lines).toContain('### Read path (10 s per run after a 3 s warm-up, 32 connections, in 2 rounds)');
     expect(lines).toContain('| GET /v1/pets?limit=20, round 2 | gateway (HTTP → NATS → catalog) | 2000 | 14 | 30 |');
     expect(lines).toContain('Gateway / floor, mean of the 2 rounds (each round runs every path of both queries in turn): GET /v1/categories/{id} **0.5**, GET /v1/pets?limit=20 **0.6**.');
@@ -170,7 +173,7 @@ describe('the report of a full run', () => {
     const run = fullRun();
     run.laterCapacityRounds = [{ floor: capacity(1000), stack: capacity(750) }];
     run.cluster = { ...(run.cluster as NonNullable<BenchResults['cluster']>), floorCapacity: capacity(500), laterCapacityRounds: [{ floor: capacity(400), stack: capacity(400) }] };
-    const lines = reportBlocks(run, 'bench/raw-2026-11-28.json').bench;
+    const lines = mainBlock(run);
     expect(lines).toContain("### Saga capacity (closed loop, 64 connections, 20 s of placements, decisions read from the database; in 2 rounds, each the floor's run and then the stack's)");
     expect(lines).toContain('| the stack (gateway → orders → Kafka → inventory → Kafka → orders), round 2 | 1000 | 20000 | 0 | **750** | 12.5 | 80.1 | 0 |');
     expect(lines).toContain('| saga floor (node:http + pg + kafkajs), round 1 | 1000 | 20000 | 0 | **2000** | 12.5 | 80.1 | 0 |');
@@ -200,7 +203,7 @@ describe('the report of a full run', () => {
     const results = fullRun();
     results.rates = [{ ...rate(250), machine: { busyCores: 1.87, waitingPercent: 61.5 } }];
     results.floorRates = [{ ...rate(250), machine: { busyCores: 1.21, waitingPercent: null } }];
-    const lines = reportBlocks(results, 'bench/raw-2026-11-28.json').bench;
+    const lines = mainBlock(results);
     expect(lines).toContain('| pipeline | offered/s | placed → OrderPlaced sent | → decided | cores busy | waiting for a core, % of the run |');
     expect(lines).toContain('| stack | 250 | 4 / 9 | 2 / 3 | 1.87 | 61.5 |');
     expect(lines).toContain('| floor | 250 | 4 / 9 | 2 / 3 | 1.21 |  |');
@@ -214,7 +217,7 @@ describe('the report of a full run', () => {
       { round: 2, stack: at(250, 70), floor: at(250, 60) },
       { round: 3, stack: at(250, 50), floor: at(250, 40) },
     ];
-    const lines = reportBlocks(results, 'bench/raw-2026-11-28.json').bench;
+    const lines = mainBlock(results);
     expect(lines).toContainEqual(expect.stringContaining("### Saga at fixed rates (open loop, requests evenly spaced, 20 s each; placed → decided as the orders table records it; the targets' rates in 3 rounds,"));
     const cells = (line: string) => line.split('|').map((cell) => cell.trim());
     const p99s = lines.filter((line) => / round \d \| 250 \| 250 \| 5000 /.test(line)).map((line) => [cells(line)[1], cells(line)[10]]);
@@ -251,7 +254,7 @@ describe('the report of a full run', () => {
       sampled: { ratio: 0.1, on: capacity(sampledOn), spansReceived: 600, spansPerOrder: 0.6, onToOff: ratio(sampledOn, off) },
     });
     const run = { ...fullRun(), tracing: summarizeRounds([traced(500, 420, 480), traced(400, 304, 376)]) };
-    const lines = reportBlocks(run, 'bench/raw-2026-11-28.json').bench;
+    const lines = mainBlock(run);
 
     expect(lines).toContain('| 2 | off | 1000 | **400** | 12.5 | 80.1 | 0 | 1.15 |');
     expect(lines).toContain('| 2 | on | 1000 | **304** | 12.5 | 80.1 | 0 | 1.15 |');
@@ -265,7 +268,7 @@ describe('the report of a full run', () => {
   it('renders each tracing round in the order its runs ran, when the run kept it', () => {
     const round = (order: TracingRun[]): TracingRound => ({ off: capacity(500), on: capacity(400), spansReceived: 6000, spansPerOrder: 6.1, onToOff: 0.8, sampled: { ratio: 0.1, on: capacity(450), spansReceived: 600, spansPerOrder: 0.6, onToOff: 0.9 }, order });
     const run = { ...fullRun(), tracing: summarizeRounds([round(['off', 'every', 'sampled']), round(['sampled', 'every', 'off'])]) };
-    const lines = reportBlocks(run, 'bench/raw-2026-11-28.json').bench;
+    const lines = mainBlock(run);
     const heading = lines.find((line) => line.startsWith('### Tracing on vs off'));
     expect(heading).toContain('in rounds, each run on a freshly restarted stack, in the order of the rows;');
     const roundTwo = lines.filter((line) => line.startsWith('| 2 |')).map((line) => line.split(' | ')[1]);
