@@ -5,7 +5,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { build, dropDatabases, ensureKafka, ensurePostgres, ROOT, type RunningStack, runMigrations, stackLayout, startStack, type StartProcessOptions } from '@petstore/stack';
 import { deleteBenchTopics, type Layout } from './bench-kafka';
-import { API_KEY, CPU_PROFILE_DIR } from './knobs';
+import { API_KEY, CPU_PROFILE_DIR, SETTINGS } from './knobs';
 import { childrenOf, type Processes } from './proc-cpu';
 
 /** Every stack process's variables beside its layout's: production mode, quiet, no rate limit, the bench's key. */
@@ -35,7 +35,8 @@ export class BenchStack {
     ensureKafka();
     build();
     const namespace = `bench-${randomBytes(4).toString('hex')}.`;
-    const layout = stackLayout({ offset: 20_000, databaseSuffix: '_bench', namespace });
+    // The harness user: the saga floor's front sends its orders over this NATS server too (BENCH_FLOOR_FRONT).
+    const layout = stackLayout({ offset: 20_000, databaseSuffix: '_bench', namespace, harness: SETTINGS.FLOOR_FRONT === 'nats' });
     await deleteBenchTopics(layout);
     await dropDatabases(layout);
     runMigrations(layout, BENCH_ENV);

@@ -64,8 +64,8 @@ async function loadSections(stack: BenchStack, { category, orderPets }: Seeded, 
   if (SECTIONS.has('reads')) results.reads = await readPath(stack.layout, category, stack.processes, { baselineOptions: stack.processOptions, rounds: READ_ROUNDS });
   // The floor's runs and the stack's are paired, the floor's first: this host's speed drifts within
   // minutes, and a ratio of runs far apart would measure the drift. Each idles while the other runs.
-  if (SECTIONS.has('floor')) log('saga floor (node:http + pg + kafkajs)');
-  const floor = SECTIONS.has('floor') ? await startSagaFloor(stack.layout, stack.namespace, orderPets.map((pet) => pet.id)) : undefined;
+  if (SECTIONS.has('floor')) log(`saga floor (node:http + pg + kafkajs${SETTINGS.FLOOR_FRONT === 'nats' ? ', behind a front that sends each order over NATS' : ''})`);
+  const floor = SECTIONS.has('floor') ? await startSagaFloor(stack.layout, stack.namespace, orderPets.map((pet) => pet.id), { front: SETTINGS.FLOOR_FRONT }) : undefined;
   try {
     const floorTarget = floor?.target(nextPetId);
     Object.assign(results, await capacityInRounds(floorTarget && (() => capacity(floorTarget)), SECTIONS.has('capacity') ? () => capacity(ours) : undefined));

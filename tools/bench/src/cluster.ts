@@ -97,9 +97,11 @@ export async function benchCluster() {
     // cluster's of the same kind (capacityInRounds). Each idles while the other runs.
     log('cluster: saga floor on the same brokers');
     const floor = await startSagaFloor(layout, namespace, pets.map((pet) => pet.id), {
-      numPartitions: topics.partitions,
-      replicationFactor: topics.replicationFactor,
-      configEntries: [{ name: 'min.insync.replicas', value: String(topics.minInsyncReplicas) }],
+      topics: {
+        numPartitions: topics.partitions,
+        replicationFactor: topics.replicationFactor,
+        configEntries: [{ name: 'min.insync.replicas', value: String(topics.minInsyncReplicas) }],
+      },
     });
     let paired;
     try {

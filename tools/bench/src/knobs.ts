@@ -18,8 +18,11 @@ export const SETTINGS = {
   CAPACITY_CONNECTIONS: Number(env('BENCH_CAPACITY_CONNECTIONS', 64)),
   SOAK_MINUTES: Number(env('BENCH_SOAK_MINUTES', 0)),
   SOAK_RATE: Number(env('BENCH_SOAK_RATE', 200)),
+  /** `nats`: the saga floor takes its orders through a front of its own over NATS, the hop the gateway makes (saga-floor.ts); `none`: over HTTP itself. */
+  FLOOR_FRONT: env('BENCH_FLOOR_FRONT', 'none') as 'none' | 'nats',
 };
-export type Settings = typeof SETTINGS;
+/** Raws from before the floor's front was a setting have no FLOOR_FRONT: theirs had none. */
+export type Settings = Omit<typeof SETTINGS, 'FLOOR_FRONT'> & Partial<Pick<typeof SETTINGS, 'FLOOR_FRONT'>>;
 
 export const IDLE_SECONDS = Number(env('BENCH_IDLE_SECONDS', 60));
 
@@ -76,3 +79,4 @@ export const STOCK_PER_PET = 1_000_000;
 export const API_KEY = `bench-${randomBytes(12).toString('hex')}`;
 export const FLOOR_PORT = 23_999;
 export const SAGA_FLOOR_PORT = 23_998;
+export const SAGA_FLOOR_FRONT_PORT = 23_997;

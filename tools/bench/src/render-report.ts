@@ -254,10 +254,20 @@ function stockAndMemory({ stockCheck: c, memoryAtRest, memoryUnderWriteLoad, idl
   return out;
 }
 
+/** A run whose saga floor took its orders through a front (BENCH_FLOOR_FRONT) says so before any figure compared with it. */
+function floorFrontLine({ settings }: BenchResults): string[] {
+  if (settings.FLOOR_FRONT !== 'nats') return [];
+  return [
+    '',
+    "**The saga floor had the gateway's hop in this run** (`BENCH_FLOOR_FRONT=nats`): a node:http front of its own took each order and sent it over the stack's NATS server (TLS, a user of its own) to the floor's orders process, which placed it and answered the same way. Every figure against the floor below compares the stack with a floor that has the one hop the stack's design requires; the single broker's floor only, the cluster's has none.",
+  ];
+}
+
 /** The main block (between `bench:begin` and `bench:end`): the targets, then the sections in the order the report has always had. */
 export function renderMain(results: BenchResults, rawLink: string): string[] {
   return [
     runLine(results, rawLink),
+    ...floorFrontLine(results),
     ...targetsSection(results),
     ...readsSection(results),
     ...capacitySection(results),

@@ -110,6 +110,17 @@ describe('the report of a full run', () => {
     );
   });
 
+  it("says, after the run line, when the saga floor had the gateway's hop, and nothing when it had none", () => {
+    expect(main[1]).toBe('');
+    expect(main[2]).toBe("### The lean saga's targets (this run's figures, against the floors of the same run)");
+    const results = fullRun();
+    results.settings = { ...results.settings, FLOOR_FRONT: 'nats' };
+    const fronted = mainBlock(results);
+    expect(fronted[2]).toMatch(/^\*\*The saga floor had the gateway's hop in this run\*\* \(`BENCH_FLOOR_FRONT=nats`\)/);
+    expect(fronted[3]).toBe('');
+    expect(fronted[4]).toBe(main[2]);
+  });
+
   it('opens with the targets, each beside its figure and its verdict', () => {
     const at = main.indexOf('| target | this run | verdict |');
     expect(at).toBeGreaterThan(0);

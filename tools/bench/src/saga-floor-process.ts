@@ -7,7 +7,7 @@ import { topicSettingsFromEnv } from '@petstore/kafka';
 import { kafkaCredentials } from '@petstore/stack';
 import { benchKafka, kafkaSecretsOf, type Layout } from './bench-kafka';
 import { sleep } from './figures';
-import { SAGA_FLOOR_PORT, STOCK_PER_PET } from './knobs';
+import { SAGA_FLOOR_FRONT_PORT, SAGA_FLOOR_PORT, STOCK_PER_PET } from './knobs';
 import { sagaStages, type StageSources } from './saga-stages';
 import { orderRequest, type Target } from './target';
 
@@ -59,23 +59,32 @@ function stackTopics(): FloorTopics {
   return { numPartitions: partitions, replicationFactor };
 }
 
+/** Where the floor takes its orders: over HTTP itself, or through a front that sends them on over NATS as the gateway does. */
+export type FloorFront = 'none' | 'nats';
+
 /**
  * The two processes of the saga floor on their own databases and topics (on `layout`'s brokers,
- * with `topics`' partitions and replication, the stack's unless told), with the order pets stocked.
+ * with `topics`' partitions and replication, the stack's unless told), with the order pets stocked;
+ * with `front` 'nats', a third in front of them that sends each order over `layout`'s NATS server
+ * (which must know the `harness` user: stackLayout's `harness`).
  */
-export async function startSagaFloor(layout: Layout, namespace: string, petIds: number[], topics: FloorTopics = stackTopics()) {
+export async function startSagaFloor(layout: Layout, namespace: string, petIds: number[], { topics = stackTopics(), front = 'none' }: { topics?: FloorTopics; front?: FloorFront } = {}) {
+  if (front === 'nats' && !layout.nats.harness) throw new Error("the saga floor's front needs a NATS server that knows the harness user (stackLayout's harness)");
   const urls = await freshDatabases(layout);
   await createTopics(layout, ['floor.orders', 'floor.stock'].map((topic) => `${namespace}${topic}`), topics);
-  const start = (role: 'orders' | 'inventory') => {
+  // The harness user serves and sends on `<prefix>harness.>` only (libs/contracts natsServerConfig).
+  const hop = front === 'nats' ? { ...layout.nats.envOf('harness'), PLACE_SUBJECT: `${layout.nats.subjectPrefix}harness.floor-place` } : {};
+  const start = (role: 'front' | 'orders' | 'inventory') => {
     // A program of its own beside this bundle (dist/tools/bench/saga-floor.js).
     const child = fork(path.join(__dirname, 'saga-floor.js'), [role], {
       env: {
         ...process.env,
         ...kafkaCredentials(kafkaSecretsOf(layout), 'admin'),
-        DATABASE_URL: urls[role],
+        ...(role === 'inventory' ? {} : hop),
+        DATABASE_URL: role === 'front' ? '' : urls[role],
         KAFKA_BROKERS: layout.envs.orders.KAFKA_BROKERS,
         NAMESPACE: namespace,
-        PORT: String(SAGA_FLOOR_PORT),
+        PORT: String(role === 'front' ? SAGA_FLOOR_FRONT_PORT : SAGA_FLOOR_PORT),
       },
     });
     const ready = new Promise((resolve, reject) => {
@@ -92,8 +101,10 @@ export async function startSagaFloor(layout: Layout, namespace: string, petIds: 
   await stock.end();
   const orders = start('orders');
   await orders.ready;
+  const frontSide = front === 'nats' ? start('front') : undefined;
+  await frontSide?.ready;
   const ordersDb = new pg.Pool({ connectionString: urls.orders, max: 2 });
-  const processes = { 'floor orders': orders.child, 'floor inventory': inventory.child };
+  const processes = { ...(frontSide ? { 'floor front': frontSide.child } : {}), 'floor orders': orders.child, 'floor inventory': inventory.child };
   // The floor's five moments, as the stack's: its events carry the order id at the top.
   const stageSources: StageSources = {
     orders: { url: urls.orders, table: 'floor_order' },
@@ -106,7 +117,7 @@ export async function startSagaFloor(layout: Layout, namespace: string, petIds: 
     processes,
     /** The floor as a load target of `capacity` and `atRate`, placing orders for `nextPetId()`. */
     target: (nextPetId: () => number): Target => ({
-      url: `http://127.0.0.1:${SAGA_FLOOR_PORT}/orders`,
+      url: `http://127.0.0.1:${frontSide ? SAGA_FLOOR_FRONT_PORT : SAGA_FLOOR_PORT}/orders`,
       db: ordersDb,
       table: 'floor_order',
       processes,
@@ -114,7 +125,7 @@ export async function startSagaFloor(layout: Layout, namespace: string, petIds: 
       stages: (since) => sagaStages(layout, stageSources, since),
     }),
     async stop() {
-      for (const side of [orders, inventory]) side.child.kill('SIGTERM');
+      for (const side of [frontSide, orders, inventory]) side?.child.kill('SIGTERM');
       await ordersDb.end().catch(() => undefined);
     },
   };

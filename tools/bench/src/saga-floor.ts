@@ -4,17 +4,21 @@
 // the same transaction) → publish → consume → decide. Each side deduplicates by event id and
 // handles a fetch's batches in one transaction, as the services do; there is no Nest, no ORM, no
 // gateway hop and no catalog. `saga-floor.js orders|inventory` runs one side; the bench starts both.
+// `saga-floor.js front` (BENCH_FLOOR_FRONT=nats) is the gateway's hop alone: a node:http process that
+// sends each order over NATS (TLS, a user of its own) to the orders side, which then serves the
+// placement there too, so the floor can be measured with the one hop the stack's design requires.
 // Orders and reservations keep their transactions' start times, the moments the stages read (saga-stages.ts).
 import { randomUUID } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as http from 'node:http';
 // kafkajs with the workspace's fixes: the floor does not pay for a kafkajs bug the stack does not have.
 import { kafkajs, OFFSET_COMMIT_INTERVAL_MS } from '@petstore/kafka';
+import { connect, type NatsConnection } from 'nats';
 import { Client, Pool, type PoolClient } from 'pg';
 import { decide, type FloorAnswer, type FloorOrder } from './saga-floor-reserve';
 
-const role = process.argv[2] as 'orders' | 'inventory';
-const { DATABASE_URL, KAFKA_BROKERS = '', NAMESPACE, PORT } = process.env;
+const role = process.argv[2] as 'front' | 'orders' | 'inventory';
+const { DATABASE_URL, KAFKA_BROKERS = '', NAMESPACE, PORT, PLACE_SUBJECT } = process.env;
 const ORDERS_TOPIC = `${NAMESPACE}floor.orders`;
 const STOCK_TOPIC = `${NAMESPACE}floor.stock`;
 
@@ -29,6 +33,14 @@ const kafka = new kafkajs.Kafka({
   ssl: { ca: [read(KAFKA_TLS_CA_FILE)], rejectUnauthorized: true },
   sasl: { mechanism: 'scram-sha-512', username: KAFKA_SASL_USERNAME, password: read(KAFKA_SASL_PASSWORD_FILE) },
 });
+
+/** A placed order, as the floor answers it. */
+interface FloorPlaced {
+  id: number;
+  petId: number;
+  quantity: number;
+  status: 'placed';
+}
 
 const SCHEMA = {
   orders: `
@@ -152,29 +164,72 @@ async function ordersSide(producer: kafkajs.Producer) {
       [answers.map((a) => a.orderId), answers.map((a) => a.status), answers.map((a) => a.reason)],
     );
   });
+  if (PLACE_SUBJECT) {
+    // Behind the front: each placement arrives as a NATS request, as the stack's do from the gateway.
+    const nats = await natsConnection();
+    nats.subscribe(PLACE_SUBJECT, {
+      // Its user may serve in the queue group of its own name only (libs/contracts natsServerConfig).
+      queue: process.env.NATS_USER,
+      callback: (error, message) => {
+        if (error) return;
+        void place(message.string()).then(
+          (order) => message.respond(JSON.stringify({ order })),
+          (failure: Error) => message.respond(JSON.stringify({ error: failure.message })),
+        );
+      },
+    });
+    await nats.flush();
+  }
+  serve(place, () => process.send?.('ready'));
+
+  /** The order and its outbox row in one statement. */
+  async function place(body: string): Promise<FloorPlaced> {
+    const { petId, quantity } = JSON.parse(body) as { petId: number; quantity: number };
+    const { rows } = await pool.query<{ id: string }>(
+      `with o as (insert into floor_order (pet_id, quantity) values ($1, $2) returning id, pet_id, quantity)
+       , e as (insert into floor_outbox (key, value)
+               select o.pet_id::text, json_build_object('eventId', $3::uuid, 'orderId', o.id, 'petId', o.pet_id, 'quantity', o.quantity)::text from o)
+       select id from o`,
+      [petId, quantity, randomUUID()],
+    );
+    wake();
+    return { id: Number(rows[0].id), petId, quantity, status: 'placed' };
+  }
+}
+
+/** POST bodies answered on PORT: a 201 with what `place` answers, or a 500 with the failure's message. */
+function serve(place: (body: string) => Promise<FloorPlaced>, listening: () => void) {
   const server = http.createServer((request, response) => {
     let body = '';
     request.on('data', (chunk) => (body += chunk));
     request.on('end', async () => {
       try {
-        const { petId, quantity } = JSON.parse(body) as { petId: number; quantity: number };
-        const { rows } = await pool.query<{ id: string }>(
-          `with o as (insert into floor_order (pet_id, quantity) values ($1, $2) returning id, pet_id, quantity)
-           , e as (insert into floor_outbox (key, value)
-                   select o.pet_id::text, json_build_object('eventId', $3::uuid, 'orderId', o.id, 'petId', o.pet_id, 'quantity', o.quantity)::text from o)
-           select id from o`,
-          [petId, quantity, randomUUID()],
-        );
-        wake();
+        const placed = await place(body);
         response.writeHead(201, { 'content-type': 'application/json' });
-        response.end(JSON.stringify({ id: Number(rows[0].id), petId, quantity, status: 'placed' }));
+        response.end(JSON.stringify(placed));
       } catch (error) {
         response.writeHead(500);
         response.end(String(error));
       }
     });
   });
-  server.listen(Number(PORT), '127.0.0.1', () => process.send?.('ready'));
+  server.listen(Number(PORT), '127.0.0.1', listening);
+}
+
+/** The bench's NATS server as the `harness` user, the way tools/stack's natsClientOptions reads a process's variables. */
+function natsConnection(): Promise<NatsConnection> {
+  const { NATS_SERVERS = '', NATS_USER = '', NATS_PASSWORD_FILE = '', NATS_TLS_CA_FILE = '' } = process.env;
+  return connect({ servers: NATS_SERVERS.split(','), user: NATS_USER, pass: read(NATS_PASSWORD_FILE), tls: { caFile: NATS_TLS_CA_FILE }, inboxPrefix: `_INBOX.${NATS_USER}` });
+}
+
+/** The gateway's hop and nothing else: each order's body sent on to the orders side over NATS, its answer sent back. */
+async function front() {
+  const nats = await natsConnection();
+  serve(async (body) => {
+    const { order, error } = (await nats.request(PLACE_SUBJECT as string, body, { timeout: 10_000 })).json<{ order?: FloorPlaced; error?: string }>();
+    if (!order) throw new Error(error);
+    return order;
+  }, () => process.send?.('ready'));
 }
 
 async function inventorySide(producer: kafkajs.Producer) {
@@ -207,6 +262,7 @@ async function inventorySide(producer: kafkajs.Producer) {
 }
 
 async function main() {
+  if (role === 'front') return front();
   await pool.query(SCHEMA[role]);
   const producer = kafka.producer({ idempotent: true, maxInFlightRequests: 1, createPartitioner: kafkajs.Partitioners.DefaultPartitioner });
   await producer.connect();

@@ -20,6 +20,8 @@ export interface StackLayoutOptions {
   subjectPrefix?: string;
   natsPort?: number;
   unsecured?: boolean;
+  /** The NATS server also knows the `harness` user (libs/contracts natsServerConfig), for the benchmark's saga floor to send its orders over. */
+  harness?: boolean;
 }
 
 export interface StackLayout {
@@ -52,8 +54,9 @@ export function stackLayout({
   subjectPrefix = namespace || 'dev.',
   natsPort = NATS_PORT + offset,
   unsecured = false,
+  harness = false,
 }: StackLayoutOptions = {}): StackLayout {
-  const nats = natsServer(natsPort, subjectPrefix, { unsecured });
+  const nats = natsServer(natsPort, subjectPrefix, { unsecured, harness });
   // Who each process is to Kafka; with the bus unsecured, nobody.
   const kafkaIdentity = unsecured ? () => ({}) : (principal: string) => kafkaCredentials(kafkaSecrets, principal);
   const rpcTransport = (identity: string): ProcessEnv => ({
