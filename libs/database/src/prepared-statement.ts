@@ -33,7 +33,7 @@ export interface StatementOptions {
  *
  * The text is final, so it goes to pg on a connection from knex's pool (or the transaction's)
  * without a knex query builder: building, compiling and running one per statement was about a
- * sixth of the caller's CPU per statement (docs/BENCHMARKS.md, "Statements straight to pg").
+ * sixth of the caller's CPU per statement (docs/BENCHMARKS-HISTORY.md, "Statements straight to pg").
  *
  * Only for texts that do not depend on the data (a batch goes as arrays, through `unnest`):
  * every connection keeps each text it has seen.

@@ -6,7 +6,7 @@ import { executePrepared } from './prepared-statement';
  * The reads a service is asked for in one event-loop turn, sent to PostgreSQL together once the
  * turn's I/O is handled: under load a replica takes about ten requests from one read of its NATS
  * connection, and one statement for all of them costs PostgreSQL and the service one round trip
- * instead of ten (docs/BENCHMARKS.md, "The reads of one turn in one statement").
+ * instead of ten (docs/BENCHMARKS-HISTORY.md, "The reads of one turn in one statement").
  *
  * Nothing is kept from one turn to the next (DataLoader's cache is off): every statement leaves
  * after each request it answers has arrived, so each sees every write committed before it was

@@ -17,7 +17,8 @@ const serverSpans = new WeakMap<FastifyRequest, Span>();
  *
  * Not `@opentelemetry/instrumentation-http`: it patches `node:http` and binds every request's
  * and response's emitters to the context, which cost the gateway as much CPU per request as
- * the rest of tracing together (docs/BENCHMARKS.md), and it sees only the raw URL, not the route.
+ * the rest of tracing together (docs/BENCHMARKS-HISTORY.md, "A server span from Fastify's
+ * hooks"), and it sees only the raw URL, not the route.
  * Registers nothing when tracing is off (tracing.ts), so requests pay for no hook.
  */
 export function traceHttpRequests(app: FastifyInstance): void {

@@ -57,8 +57,8 @@ async function connectWithin(connect: () => Promise<unknown>, timeoutMs: number,
  * one timer for the caller's deadline. Nest's own client subscribes and unsubscribes an inbox per
  * request, which cost the NATS server about 0.2 ms of CPU per request; nats.js's `request` builds
  * two Errors and a timer per call, 10 % of the gateway's CPU on the read path; Nest's Observable
- * with rxjs's timeout added two more timers (docs/BENCHMARKS.md). The requests of one event-loop
- * turn leave in one write.
+ * with rxjs's timeout added two more timers (docs/BENCHMARKS-HISTORY.md, "The NATS hop, second
+ * round" and "third round"). The requests of one event-loop turn leave in one write.
  */
 export class NatsRpcClient extends ClientNats implements RpcClient {
   private readonly waiting = new Map<string, Waiting>();

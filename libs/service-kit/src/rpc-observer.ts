@@ -10,7 +10,7 @@ const ROUTINE_PATTERNS = new Set(['health.check']);
  * petstore_rpc_server_duration_seconds by pattern and status (ok or the error code the gateway
  * receives), and one line when answered. Plain promise code, not a Nest interceptor: any
  * interceptor makes Nest wrap every answer in rxjs pipelines, about a tenth of the catalog's CPU
- * per read (docs/BENCHMARKS.md).
+ * per read (docs/BENCHMARKS-HISTORY.md, "The NATS hop, third round").
  */
 export function observeRpcHandling<T>(pattern: string, request: unknown, handle: () => T | Promise<T>): Promise<T> {
   const requestId = (request as { requestId?: unknown } | null)?.requestId;

@@ -216,7 +216,7 @@ function roundTripLine(roundTrips: BenchResults['roundTrips']): string[] {
     `What one round trip between processes costs this host's CPU, measured before the rates (\`node scripts/bench.mjs round-trip-cost\`, µs): ` +
       `two otherwise idle processes echoing a message, ${low.echoUs} at ${low.rate}/s and ${high.echoUs} at ${high.rate}/s (**${spread.echoTimes}×**); ` +
       `a single-row commit, PostgreSQL's share, ${low.commitUs.postgres} and ${high.commitUs.postgres} (**${spread.commitTimes}×**). ` +
-      'Every order crosses processes many times, in the stack and in the floor alike (see "What a round trip costs this host").',
+      'Every order crosses processes many times, in the stack and in the floor alike (see "What a round trip costs this host" in BENCHMARKS-HISTORY.md).',
   ];
 }
 

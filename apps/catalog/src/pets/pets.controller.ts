@@ -19,8 +19,8 @@ import { PetsService } from './pets.service';
  * Each message that works with entities gets its own EntityManager fork (@CreateRequestContext
  * reads `orm`). The pure reads (plain SQL, those of one event-loop turn sent together) need no
  * unit of work, and a fork per read was about 4 % of the catalog's CPU on the read path
- * (docs/BENCHMARKS.md). MikroORM refuses entity work on the global EntityManager, so a read that
- * grows to need one fails loudly.
+ * (docs/BENCHMARKS-HISTORY.md, "Reads without an EntityManager fork"). MikroORM refuses entity
+ * work on the global EntityManager, so a read that grows to need one fails loudly.
  */
 @Controller()
 export class PetsController {
