@@ -2,10 +2,11 @@
 // gateway adds is the difference between this and the same query through HTTP.
 import { randomUUID } from 'node:crypto';
 import { ClientProxyFactory, Transport } from '@nestjs/microservices';
-import { connect, createInbox, JSONCodec } from 'nats';
+import { connect, JSONCodec } from 'nats';
 import { firstValueFrom } from 'rxjs';
 import { natsClientOptions } from '@petstore/stack';
 import { percentile } from './figures';
+import { natsRequests } from './nats-requests';
 
 type Env = Record<string, string | undefined>;
 interface Pattern {
@@ -20,40 +21,18 @@ interface Answer {
   response?: unknown;
 }
 
-/**
- * Over NATS, as libs/rpc's NatsRpcClient sends it, without its Nest client around it: Nest's
- * packet to `<NATS_SUBJECT_PREFIX><service>.<cmd>`, answered on the connection's one wildcard
- * inbox and matched by a token, the requests of one event-loop turn published together.
- */
+/** Over NATS, as libs/rpc's NatsRpcClient sends it, without its Nest client around it: Nest's packet to `<NATS_SUBJECT_PREFIX><service>.<cmd>`. */
 async function natsClient(env: Env, service: string, pattern: Pattern, callerEnv: Env): Promise<RpcClient> {
   const options = natsClientOptions(callerEnv);
   const connection = await connect(options);
-  const codec = JSONCodec<Answer>();
-  const subject = `${env.NATS_SUBJECT_PREFIX}${service}.${pattern.cmd}`;
-  const inbox = createInbox(options.inboxPrefix);
-  const waiting = new Map<string, (answer: Answer) => void>();
-  let outgoing: { data: Uint8Array; reply: string }[] = [];
-  let nextToken = 0;
-  connection.subscribe(`${inbox}.*`, {
-    callback: (_error, msg) => {
-      const token = msg.subject.slice(inbox.length + 1);
-      const answered = waiting.get(token);
-      waiting.delete(token);
-      answered?.(codec.decode(msg.data));
-    },
-  });
+  const request = natsRequests(connection, options.inboxPrefix);
+  const answers = JSONCodec<Answer>();
   const packets = JSONCodec();
+  const subject = `${env.NATS_SUBJECT_PREFIX}${service}.${pattern.cmd}`;
   return {
-    send(data) {
-      const token = String(nextToken++);
-      const reply = new Promise<Answer>((resolve) => waiting.set(token, resolve));
-      if (outgoing.push({ data: packets.encode({ pattern: subject, data, id: randomUUID() }), reply: `${inbox}.${token}` }) === 1) {
-        setImmediate(() => {
-          for (const message of outgoing) connection.publish(subject, message.data, { reply: message.reply });
-          outgoing = [];
-        });
-      }
-      return reply.then((answer) => (answer.err ? Promise.reject(answer.err) : answer.response));
+    async send(data) {
+      const answer = answers.decode(await request(subject, packets.encode({ pattern: subject, data, id: randomUUID() })));
+      return answer.err ? Promise.reject(answer.err) : answer.response;
     },
     close: () => connection.close(),
   };

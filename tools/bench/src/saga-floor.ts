@@ -13,8 +13,9 @@ import * as fs from 'node:fs';
 import * as http from 'node:http';
 // kafkajs with the workspace's fixes: the floor does not pay for a kafkajs bug the stack does not have.
 import { kafkajs, OFFSET_COMMIT_INTERVAL_MS } from '@petstore/kafka';
-import { connect, type NatsConnection } from 'nats';
+import { connect, JSONCodec, type NatsConnection } from 'nats';
 import { Client, Pool, type PoolClient } from 'pg';
+import { natsRequests } from './nats-requests';
 import { decide, type FloorAnswer, type FloorOrder } from './saga-floor-reserve';
 
 const role = process.argv[2] as 'front' | 'orders' | 'inventory';
@@ -25,6 +26,10 @@ const STOCK_TOPIC = `${NAMESPACE}floor.stock`;
 const pool = new Pool({ connectionString: DATABASE_URL, max: 10 });
 const { KAFKA_SASL_USERNAME = '', KAFKA_SASL_PASSWORD_FILE = '', KAFKA_TLS_CA_FILE = '' } = process.env;
 const read = (file: string) => fs.readFileSync(file, 'utf8').trim();
+// The hop's NATS user (`front` and the orders side behind it only).
+const { NATS_SERVERS = '', NATS_USER = '', NATS_PASSWORD_FILE = '', NATS_TLS_CA_FILE = '' } = process.env;
+/** The only inboxes its user may take answers on (libs/contracts natsInboxPrefix). */
+const INBOX_PREFIX = `_INBOX.${NATS_USER}`;
 const kafka = new kafkajs.Kafka({
   clientId: `floor-${role}`,
   brokers: KAFKA_BROKERS.split(','),
@@ -169,7 +174,7 @@ async function ordersSide(producer: kafkajs.Producer) {
     const nats = await natsConnection();
     nats.subscribe(PLACE_SUBJECT, {
       // Its user may serve in the queue group of its own name only (libs/contracts natsServerConfig).
-      queue: process.env.NATS_USER,
+      queue: NATS_USER,
       callback: (error, message) => {
         if (error) return;
         void place(message.string()).then(
@@ -218,15 +223,15 @@ function serve(place: (body: string) => Promise<FloorPlaced>, listening: () => v
 
 /** The bench's NATS server as the `harness` user, the way tools/stack's natsClientOptions reads a process's variables. */
 function natsConnection(): Promise<NatsConnection> {
-  const { NATS_SERVERS = '', NATS_USER = '', NATS_PASSWORD_FILE = '', NATS_TLS_CA_FILE = '' } = process.env;
-  return connect({ servers: NATS_SERVERS.split(','), user: NATS_USER, pass: read(NATS_PASSWORD_FILE), tls: { caFile: NATS_TLS_CA_FILE }, inboxPrefix: `_INBOX.${NATS_USER}` });
+  return connect({ servers: NATS_SERVERS.split(','), user: NATS_USER, pass: read(NATS_PASSWORD_FILE), tls: { caFile: NATS_TLS_CA_FILE }, inboxPrefix: INBOX_PREFIX });
 }
 
 /** The gateway's hop and nothing else: each order's body sent on to the orders side over NATS, its answer sent back. */
 async function front() {
-  const nats = await natsConnection();
+  const request = natsRequests(await natsConnection(), INBOX_PREFIX);
+  const answers = JSONCodec<{ order?: FloorPlaced; error?: string }>();
   serve(async (body) => {
-    const { order, error } = (await nats.request(PLACE_SUBJECT as string, body, { timeout: 10_000 })).json<{ order?: FloorPlaced; error?: string }>();
+    const { order, error } = answers.decode(await request(PLACE_SUBJECT as string, Buffer.from(body)));
     if (!order) throw new Error(error);
     return order;
   }, () => process.send?.('ready'));
