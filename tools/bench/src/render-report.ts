@@ -85,7 +85,7 @@ function capacitySection(results: BenchResults): string[] {
   const runs: { stack?: CapacityResult; floor?: CapacityResult }[] = rounds.length > 0 ? rounds : [{ stack: capacity, floor: floorCapacity }];
   const rows = runs.flatMap(({ stack, floor }, i) => [
     ...(stack ? [row(inRound('the stack (gateway → orders → Kafka → inventory → Kafka → orders)', i), stack)] : []),
-    ...(floor ? [row(inRound('saga floor (node:http + pg + kafkajs)', i), floor)] : []),
+    ...(floor ? [row(inRound(s.FLOOR_FRONT === 'nats' ? 'saga floor (node:http front → NATS → pg + kafkajs)' : 'saga floor (node:http + pg + kafkajs)', i), floor)] : []),
   ]);
   const pipelines = runs.flatMap(({ stack, floor }, i) => [[inRound('stack', i), stack] as const, [inRound('floor', i), floor] as const]);
   out.push(...table(['pipeline', 'placed/s', 'decided', 'left undecided', 'decided/s', 'placed→decided p50 ms', 'p99 ms', 'failed'], rows));

@@ -119,6 +119,8 @@ describe('the report of a full run', () => {
     expect(fronted[2]).toMatch(/^\*\*The saga floor had the gateway's hop in this run\*\* \(`BENCH_FLOOR_FRONT=nats`\)/);
     expect(fronted[3]).toBe('');
     expect(fronted[4]).toBe(main[2]);
+    expect(fronted.some((line) => line.startsWith('| saga floor (node:http front → NATS → pg + kafkajs) |'))).toBe(true);
+    expect(main.some((line) => line.startsWith('| saga floor (node:http + pg + kafkajs) |'))).toBe(true);
   });
 
   it('opens with the targets, each beside its figure and its verdict', () => {
