@@ -7,7 +7,7 @@ import { topicSettingsFromEnv } from '@petstore/kafka';
 import { kafkaCredentials } from '@petstore/stack';
 import { benchKafka, kafkaSecretsOf, type Layout } from './bench-kafka';
 import { sleep } from './figures';
-import { SAGA_FLOOR_FRONT_PORT, SAGA_FLOOR_PORT, STOCK_PER_PET } from './knobs';
+import { SAGA_FLOOR_FRONT_PORT, SAGA_FLOOR_PORT, STOCK_PER_PET, type Settings } from './knobs';
 import { sagaStages, type StageSources } from './saga-stages';
 import { orderRequest, type Target } from './target';
 
@@ -60,7 +60,7 @@ function stackTopics(): FloorTopics {
 }
 
 /** Where the floor takes its orders: over HTTP itself, or through a front that sends them on over NATS as the gateway does. */
-export type FloorFront = 'none' | 'nats';
+type FloorFront = NonNullable<Settings['FLOOR_FRONT']>;
 
 /**
  * The two processes of the saga floor on their own databases and topics (on `layout`'s brokers,
