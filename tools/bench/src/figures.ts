@@ -10,14 +10,14 @@ export function ratio(a: number | null | undefined, b: number | null | undefined
   return round((a ?? 0) / (b ?? 0), 2);
 }
 
-/** The mean of ratios taken next to each other, shown as a ratio is; null when there are none. */
-export function meanRatio(each: readonly (number | null)[]): number | null {
-  return each.length > 0 ? round(each.reduce((sum: number, x) => sum + (x ?? 0), 0) / each.length, 2) : null;
-}
-
 /** The mean of `values` to `digits` decimals; null for none. */
 export function meanOf(values: readonly number[], digits = 1): number | null {
   return values.length > 0 ? round(values.reduce((sum, x) => sum + x, 0) / values.length, digits) : null;
+}
+
+/** The mean of ratios taken next to each other, shown as a ratio is (a missing one counts 0); null when there are none. */
+export function meanRatio(each: readonly (number | null)[]): number | null {
+  return meanOf(each.map((x) => x ?? 0), 2);
 }
 
 /** The p-th percentile of ascending `sorted` (nearest rank, rounded down); 0 for no samples. */
