@@ -1,5 +1,5 @@
 import { readConfig } from '@petstore/config';
-import { NATS_IDENTITIES, RPC_CALLS, RPC_SERVICES, rpcServedBy, rpcSubject, type NatsIdentity, type RpcCall } from '@petstore/contracts';
+import { NATS_IDENTITIES, NATS_TEST_HARNESS, RPC_CALLS, RPC_SERVICES, rpcServedBy, rpcSubject, type NatsIdentity, type RpcCall } from '@petstore/contracts';
 import { connect, ErrorCode, type NatsConnection, type NatsError } from 'nats';
 import { randomBytes } from 'node:crypto';
 import { natsConnectionOptions, natsCredentialsOf, natsUserEnv, rpcTransportConfigShape, type NatsCredentials } from './rpc-transport.config';
@@ -8,12 +8,14 @@ import { natsConnectionOptions, natsCredentialsOf, natsUserEnv, rpcTransportConf
 // libs/contracts): what it may do works, and everything else is refused by the server itself.
 const prefix = `authz-${randomBytes(4).toString('hex')}.`;
 const servers = (process.env['NATS_SERVERS'] ?? '').split(',');
-const credentialsOf = (identity: NatsIdentity): NatsCredentials => natsCredentialsOf(readConfig(rpcTransportConfigShape, { ...process.env, ...natsUserEnv(identity) }));
+/** A service, the gateway, or the harness: the test suites' and the benchmark floor's own user. */
+type NatsUserName = NatsIdentity | typeof NATS_TEST_HARNESS;
+const credentialsOf = (identity: NatsUserName): NatsCredentials => natsCredentialsOf(readConfig(rpcTransportConfigShape, { ...process.env, ...natsUserEnv(identity) }));
 const subjectOf = ({ service, rpc }: RpcCall) => rpcSubject(prefix, service, rpc.pattern.cmd);
 const ALL_SUBJECTS = RPC_SERVICES.flatMap(rpcServedBy).map(subjectOf);
 
 /** A connection as `identity`, and the permission violations the server reported on it. */
-async function connectAs(identity: NatsIdentity) {
+async function connectAs(identity: NatsUserName) {
   const connection = await connect({ servers, name: `authz-${identity}`, ...natsConnectionOptions(credentialsOf(identity)) });
   const violations: Array<{ operation: string; subject: string }> = [];
   void (async () => {
@@ -39,7 +41,7 @@ async function connectError(options: Parameters<typeof connect>[0]): Promise<str
 describe('NATS users and permissions, on the real server', () => {
   jest.setTimeout(30_000);
   const connections: NatsConnection[] = [];
-  const as = async (identity: NatsIdentity) => {
+  const as = async (identity: NatsUserName) => {
     const opened = await connectAs(identity);
     connections.push(opened.connection);
     return opened;
@@ -113,6 +115,20 @@ describe('NATS users and permissions, on the real server', () => {
     await connection.flush();
     await new Promise((resolve) => setTimeout(resolve, 200));
     expect(refused).toEqual([subject]);
+  });
+
+  it("the harness may not send to, serve or listen on any service's subjects; it serves its own only in its own queue group", async () => {
+    const { connection, violations } = await as(NATS_TEST_HARNESS);
+    const own = rpcSubject(prefix, NATS_TEST_HARNESS, 'floor-place');
+    const refused: string[] = [];
+    for (const subject of ALL_SUBJECTS) connection.publish(subject, new Uint8Array([1]));
+    for (const subject of [...ALL_SUBJECTS, own]) {
+      connection.subscribe(subject, { queue: subject === own ? 'intruders' : NATS_TEST_HARNESS, callback: (error) => error && refused.push(subject) });
+    }
+    await connection.flush();
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect(violations.filter((v) => v.operation === 'publish').map((v) => v.subject).sort()).toEqual([...ALL_SUBJECTS].sort());
+    expect(refused.sort()).toEqual([...ALL_SUBJECTS, own].sort());
   });
 
   it.each(NATS_IDENTITIES)('%s can do its job: every request it sends is answered by the service that serves it', async (identity) => {
