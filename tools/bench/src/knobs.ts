@@ -12,6 +12,8 @@ export const SETTINGS = {
   READ_SECONDS: Number(env('BENCH_READ_SECONDS', 10)),
   CAPACITY_SECONDS: Number(env('BENCH_CAPACITY_SECONDS', 20)),
   RATE_SECONDS: Number(env('BENCH_RATE_SECONDS', 20)),
+  /** Unmeasured seconds at a run's rate just before it, so that no figure includes the pipeline waking from idle. */
+  RATE_WARMUP_SECONDS: Number(env('BENCH_RATE_WARMUP_SECONDS', 3)),
   RATES: numbers('BENCH_RATES', '100,250,500,1000'),
   WAIT_RATES: numbers('BENCH_WAIT_RATES', '100,250'),
   CONNECTIONS: Number(env('BENCH_CONNECTIONS', 32)),
@@ -21,8 +23,8 @@ export const SETTINGS = {
   /** `nats`: the saga floor takes its orders through a front of its own over NATS, the hop the gateway makes (saga-floor.ts); `none`: over HTTP itself. */
   FLOOR_FRONT: env('BENCH_FLOOR_FRONT', 'none') as 'none' | 'nats',
 };
-/** Raws from before the floor's front was a setting have no FLOOR_FRONT: theirs had none. */
-export type Settings = Omit<typeof SETTINGS, 'FLOOR_FRONT'> & Partial<Pick<typeof SETTINGS, 'FLOOR_FRONT'>>;
+/** Raws from before these were settings have none: no front for the floor, no warm-up before a fixed rate. */
+export type Settings = Omit<typeof SETTINGS, 'FLOOR_FRONT' | 'RATE_WARMUP_SECONDS'> & Partial<Pick<typeof SETTINGS, 'FLOOR_FRONT' | 'RATE_WARMUP_SECONDS'>>;
 
 export const IDLE_SECONDS = Number(env('BENCH_IDLE_SECONDS', 60));
 

@@ -145,7 +145,7 @@ function ratesSection({ rates, floorRates, laterRateRounds = [], roundTrips, set
     rounds > 1
       ? `; the targets' rates in ${rounds} rounds, the first with every rate, floor then stack, and each later round in the other order than the one before`
       : '';
-  const out = ['', `### Saga at fixed rates (open loop, requests evenly spaced, ${s.RATE_SECONDS} s each; placed → decided as the orders table records it${inRounds})`, ''];
+  const out = ['', `### Saga at fixed rates (open loop, requests evenly spaced, ${s.RATE_SECONDS} s each${warmedUp(s)}; placed → decided as the orders table records it${inRounds})`, ''];
   out.push(
     ...table(
       ['pipeline', 'offered/s', 'placed/s', '201s', 'failed', '201 p50 ms', '201 p99 ms', 'decided/s', 'placed→decided p50 ms', 'p99 ms'],
@@ -220,11 +220,16 @@ function roundTripLine(roundTrips: BenchResults['roundTrips']): string[] {
   ];
 }
 
-function waitSection({ wait }: BenchResults): string[] {
+/** How a fixed-rate run started; raws from before the warm-up was a setting say nothing. */
+function warmedUp({ RATE_WARMUP_SECONDS: seconds }: BenchResults['settings']): string {
+  return seconds ? `, each after ${seconds} s at its rate that are not measured` : '';
+}
+
+function waitSection({ wait, settings: s }: BenchResults): string[] {
   if (!wait) return [];
   return [
     '',
-    '### `Prefer: wait=5` (what a client sees: the 201 carries the decision; requests evenly spaced)',
+    `### \`Prefer: wait=5\` (what a client sees: the 201 carries the decision; requests evenly spaced${warmedUp(s)})`,
     '',
     ...table(
       ['offered/s', 'answered/s', 'answers', 'decided in the answer', 'Preference-Applied', 'p50 ms', 'p99 ms', 'failed', 'placed→decided p50 / p99 ms (same orders)', 'CPU ms per order'],

@@ -110,6 +110,17 @@ describe('the report of a full run', () => {
     );
   });
 
+  it('says in the fixed-rate and Prefer: wait headings when each run followed a warm-up, and nothing for a raw without one', () => {
+    const heading = (lines: string[], start: string) => lines.find((line) => line.startsWith(start)) ?? '';
+    const results = fullRun();
+    results.settings = { ...results.settings, RATE_WARMUP_SECONDS: 3 };
+    const warmed = mainBlock(results);
+    expect(heading(warmed, '### Saga at fixed rates')).toContain('20 s each, each after 3 s at its rate that are not measured;');
+    expect(heading(warmed, '### `Prefer: wait=5`')).toContain('requests evenly spaced, each after 3 s at its rate that are not measured)');
+    expect(heading(main, '### Saga at fixed rates')).not.toContain('not measured');
+    expect(heading(main, '### `Prefer: wait=5`')).not.toContain('not measured');
+  });
+
   it("says, after the run line, when the saga floor had the gateway's hop, and nothing when it had none", () => {
     expect(main[1]).toBe('');
     expect(main[2]).toBe("### The lean saga's targets (this run's figures, against the floors of the same run)");
