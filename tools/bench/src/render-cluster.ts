@@ -77,7 +77,8 @@ export function clusterReport(results: BenchResults): string[] {
     const measured = [c.capacity, c.rate, c.onePet].map((run) => `${Math.round((run.brokerJitShare ?? 0) * 100)} %`).join(', ');
     out.push(
       '',
-      `The brokers start with this section, so unmeasured saga capacity runs came first, until their JIT compilers took under ${WARM_JIT_SHARE * 100} % of their CPU or for ${WARMUP_MAX_RUNS} runs at most (decided/s, and the compilers' share of the brokers' CPU): ${runs}. During the three measured cluster runs above (capacity, ${CLUSTER_RATE}/s, one pet): ${measured}.`,
+      `The brokers start with this section, so unmeasured saga capacity runs came first, until their JIT compilers took under ${WARM_JIT_SHARE * 100} % of their CPU or for ${WARMUP_MAX_RUNS} runs at most (decided/s, and the compilers' share of the brokers' CPU): ${runs}. During the three measured cluster runs above (capacity, ${CLUSTER_RATE}/s, one pet): ${measured}.` +
+        (c.floorWarmup ? ` The saga floor then had one unmeasured capacity run of its own on them: ${c.floorWarmup.decidedPerSecond} decided/s with ${Math.round((c.floorWarmup.brokerJitShare ?? 0) * 100)} %.` : ''),
     );
   }
   const stages = c.rate.stages;

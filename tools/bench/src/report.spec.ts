@@ -208,6 +208,14 @@ describe('the report of a full run', () => {
     expect(lines).toContain('Cluster / the saga floor on the same brokers: **1.1** (mean of 1.2, 1); the floor on the cluster\'s brokers / the floor on the single broker: **0.25**.');
   });
 
+  it("says what the saga floor's unmeasured run on the cluster's brokers decided, and nothing for a raw without one", () => {
+    const warmupLine = (lines: string[]) => lines.find((line) => line.startsWith('The brokers start with this section')) ?? '';
+    expect(warmupLine(main)).not.toContain('saga floor');
+    const run = fullRun();
+    run.cluster = { ...(run.cluster as NonNullable<BenchResults['cluster']>), floorWarmup: { decidedPerSecond: 450, brokerJitShare: 0.04 } };
+    expect(warmupLine(mainBlock(run))).toMatch(/ The saga floor then had one unmeasured capacity run of its own on them: 450 decided\/s with 4 %\.$/);
+  });
+
   it('renders the rates, their stages and their CPU, the wait, the stock check and memory', () => {
     expect(main).toContain('| stack | 100 | 100 | 2000 | 0 | 3.2 | 9.9 | 100 | **12.5** | **80.1** |');
     expect(main).toContain('| floor | 100 | 100 | 2000 | 0 | 3.2 | 9.9 | 100 | **12.5** | **80.1** |');

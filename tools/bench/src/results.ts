@@ -80,12 +80,19 @@ export interface ReadsAndCapacity {
   reads: ReadResult[];
   capacity: CapacityResult;
 }
+/** An unmeasured saga capacity run, and the brokers' JIT compilers' share of their CPU during it. */
+export interface WarmupRun {
+  decidedPerSecond: Figure;
+  brokerJitShare: Figure;
+}
 export interface ClusterResults {
   replicas: { services: string[]; gateways: string[] };
   topics: { partitions: number; replicationFactor: number; minInsyncReplicas: number };
   reads: Record<string, { requestsPerSecond: Figure; p50: Figure; p99: Figure; failed: number }>;
   readSpread: Spread;
-  warmup: { decidedPerSecond: Figure; brokerJitShare: Figure }[];
+  warmup: WarmupRun[];
+  /** The saga floor's unmeasured capacity run on the cluster's brokers, before its first measured one; raws from before it have none. */
+  floorWarmup?: WarmupRun;
   capacity: CapacityResult;
   rpcSpread: Spread;
   rate: RateResult;
