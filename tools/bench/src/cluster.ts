@@ -15,6 +15,7 @@ import { API_KEY, BENCH_CLUSTER_KAFKA, CLUSTER_REPLICAS, ORDER_PETS, STOCK_PER_P
 import { atRate, capacity, capacityInRounds, type Capacity } from './measure';
 import { pacedLoad } from './paced-load';
 import { childrenOf } from './proc-cpu';
+import type { WarmupRun } from './results';
 import { startSagaFloor } from './saga-floor-process';
 import { sagaStages, stackStageSources } from './saga-stages';
 import { apiClient, onOnePet, orderRequest, type Target } from './target';
@@ -25,6 +26,21 @@ async function withBrokerJitShare<T>(run: () => Promise<T>): Promise<T & { broke
   const result = await run();
   const after = brokerTicks();
   return { ...result, brokerJitShare: round(Math.max(0, after.jit - before.jit) / Math.max(1, after.all - before.all), 2) };
+}
+
+/**
+ * Unmeasured capacity runs through `target` until the brokers' JIT compilers take under
+ * WARM_JIT_SHARE of their CPU, or WARMUP_MAX_RUNS of them: a broker in service has long been compiled.
+ */
+async function warmUpOnBrokers(name: string, target: Target): Promise<WarmupRun[]> {
+  const runs: WarmupRun[] = [];
+  while (runs.length < WARMUP_MAX_RUNS) {
+    log(`cluster: ${name} warm-up run ${runs.length + 1}`);
+    const run = await withBrokerJitShare(() => capacity(target));
+    runs.push({ decidedPerSecond: run.decidedPerSecond, brokerJitShare: run.brokerJitShare });
+    if ((run.brokerJitShare ?? 0) < WARM_JIT_SHARE) break;
+  }
+  return runs;
 }
 
 /** The cluster's own layout: BENCH_CLUSTER_REPLICAS=<n> replicas of every tier instead of its two, to tell what the replicas cost on one host from what the brokers' replication costs. */
@@ -85,13 +101,7 @@ export async function benchCluster() {
       reads[name] = { requestsPerSecond: round(read.requestsPerSecond), p50: round(read.p50), p99: round(read.p99), failed: read.failed };
     }
     const readSpread = spreadOf(beforeReads, await rpcServed(layout));
-    const warmup: { decidedPerSecond: number | null; brokerJitShare: number | null }[] = [];
-    while (warmup.length < WARMUP_MAX_RUNS) {
-      log(`cluster: saga warm-up run ${warmup.length + 1}`);
-      const run = await withBrokerJitShare(() => capacity(target));
-      warmup.push({ decidedPerSecond: run.decidedPerSecond, brokerJitShare: run.brokerJitShare });
-      if ((run.brokerJitShare ?? 0) < WARM_JIT_SHARE) break;
-    }
+    const warmup = await warmUpOnBrokers('saga', target);
     // What replication on these brokers costs any pipeline: the floor's two processes (plain pg and
     // kafkajs) on the cluster's brokers, topics as the stack's, each of its runs just before the
     // cluster's of the same kind (capacityInRounds). Each idles while the other runs.
@@ -107,11 +117,10 @@ export async function benchCluster() {
     try {
       let nextFloorPet = 0;
       const floorTarget = floor.target(() => pets[nextFloorPet++ % pets.length].id);
-      // The cluster had its warm-up runs on these brokers; the floor's first run on its new topics
-      // was slower than its second in every run until this one (e.g. 768 and 1,169 decided/s).
-      log('cluster: saga floor warm-up run');
-      const floorRun = await withBrokerJitShare(() => capacity(floorTarget));
-      const floorWarmup = { decidedPerSecond: floorRun.decidedPerSecond, brokerJitShare: floorRun.brokerJitShare };
+      // The floor's traffic makes the brokers compile code of their own (a third of their CPU in
+      // its first run after the cluster's warm-up), and its first measured run was slower than its
+      // second in every run without this (e.g. 768 and 1,169 decided/s).
+      const floorWarmup = await warmUpOnBrokers('saga floor', floorTarget);
       let rpcSpread: Spread | undefined;
       // The RPC spread over the replicas is read around the first round only.
       const measureCluster = async () => {

@@ -4,7 +4,7 @@ import { CLUSTER_RATE, READ_RATE, WARM_JIT_SHARE, WARMUP_MAX_RUNS } from './clus
 import type { Spread } from './cluster-spread';
 import { ratio, round } from './figures';
 import { table } from './markdown';
-import type { BenchResults, CapacityResult, ClusterResults, RateResult } from './results';
+import type { BenchResults, CapacityResult, ClusterResults, RateResult, WarmupRun } from './results';
 
 type Run = CapacityResult | RateResult;
 
@@ -18,6 +18,11 @@ export function cpuByTier(cpu: Record<string, number>): Record<string, number | 
     tiers[tier] = round((tiers[tier] ?? 0) + ms, 2);
   }
   return tiers;
+}
+
+/** Each unmeasured run: decided/s, and the brokers' JIT compilers' share of their CPU. */
+function warmupRuns(runs: WarmupRun[]): string {
+  return runs.map((run) => `${run.decidedPerSecond} decided/s with ${Math.round((run.brokerJitShare ?? 0) * 100)} %`).join(', ');
 }
 
 function cpuTable(c: ClusterResults): string[] {
@@ -73,12 +78,12 @@ export function clusterReport(results: BenchResults): string[] {
     out.push('', `Cluster / the saga floor on the same brokers: ${ofFloor}${ofSingle}.`);
   }
   if (c.warmup?.length) {
-    const runs = c.warmup.map((run) => `${run.decidedPerSecond} decided/s with ${Math.round((run.brokerJitShare ?? 0) * 100)} %`).join(', ');
+    const runs = warmupRuns(c.warmup);
     const measured = [c.capacity, c.rate, c.onePet].map((run) => `${Math.round((run.brokerJitShare ?? 0) * 100)} %`).join(', ');
     out.push(
       '',
       `The brokers start with this section, so unmeasured saga capacity runs came first, until their JIT compilers took under ${WARM_JIT_SHARE * 100} % of their CPU or for ${WARMUP_MAX_RUNS} runs at most (decided/s, and the compilers' share of the brokers' CPU): ${runs}. During the three measured cluster runs above (capacity, ${CLUSTER_RATE}/s, one pet): ${measured}.` +
-        (c.floorWarmup ? ` The saga floor then had one unmeasured capacity run of its own on them: ${c.floorWarmup.decidedPerSecond} decided/s with ${Math.round((c.floorWarmup.brokerJitShare ?? 0) * 100)} %.` : ''),
+        (c.floorWarmup?.length ? ` The saga floor, started after them, had unmeasured runs of its own by the same rule: ${warmupRuns(c.floorWarmup)}.` : ''),
     );
   }
   const stages = c.rate.stages;

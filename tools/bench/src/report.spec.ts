@@ -208,12 +208,12 @@ describe('the report of a full run', () => {
     expect(lines).toContain('Cluster / the saga floor on the same brokers: **1.1** (mean of 1.2, 1); the floor on the cluster\'s brokers / the floor on the single broker: **0.25**.');
   });
 
-  it("says what the saga floor's unmeasured run on the cluster's brokers decided, and nothing for a raw without one", () => {
+  it("says what the saga floor's unmeasured runs on the cluster's brokers decided, and nothing for a raw without them", () => {
     const warmupLine = (lines: string[]) => lines.find((line) => line.startsWith('The brokers start with this section')) ?? '';
     expect(warmupLine(main)).not.toContain('saga floor');
     const run = fullRun();
-    run.cluster = { ...(run.cluster as NonNullable<BenchResults['cluster']>), floorWarmup: { decidedPerSecond: 450, brokerJitShare: 0.04 } };
-    expect(warmupLine(mainBlock(run))).toMatch(/ The saga floor then had one unmeasured capacity run of its own on them: 450 decided\/s with 4 %\.$/);
+    run.cluster = { ...(run.cluster as NonNullable<BenchResults['cluster']>), floorWarmup: [{ decidedPerSecond: 450, brokerJitShare: 0.3 }, { decidedPerSecond: 600, brokerJitShare: 0.04 }] };
+    expect(warmupLine(mainBlock(run))).toMatch(/ The saga floor, started after them, had unmeasured runs of its own by the same rule: 450 decided\/s with 30 %, 600 decided\/s with 4 %\.$/);
   });
 
   it('renders the rates, their stages and their CPU, the wait, the stock check and memory', () => {

@@ -91,8 +91,8 @@ export interface ClusterResults {
   reads: Record<string, { requestsPerSecond: Figure; p50: Figure; p99: Figure; failed: number }>;
   readSpread: Spread;
   warmup: WarmupRun[];
-  /** The saga floor's unmeasured capacity run on the cluster's brokers, before its first measured one; raws from before it have none. */
-  floorWarmup?: WarmupRun;
+  /** The saga floor's unmeasured capacity runs on the cluster's brokers, before its first measured one; raws from before them have none. */
+  floorWarmup?: WarmupRun[];
   capacity: CapacityResult;
   rpcSpread: Spread;
   rate: RateResult;
