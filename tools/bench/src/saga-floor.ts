@@ -13,7 +13,8 @@ import * as fs from 'node:fs';
 import * as http from 'node:http';
 // kafkajs with the workspace's fixes: the floor does not pay for a kafkajs bug the stack does not have.
 import { kafkajs, OFFSET_COMMIT_INTERVAL_MS } from '@petstore/kafka';
-import { connect, JSONCodec, type NatsConnection } from 'nats';
+import { natsClientOptions } from '@petstore/stack';
+import { connect, JSONCodec } from 'nats';
 import { Client, Pool, type PoolClient } from 'pg';
 import { natsRequests } from './nats-requests';
 import { decide, type FloorAnswer, type FloorOrder } from './saga-floor-reserve';
@@ -26,10 +27,6 @@ const STOCK_TOPIC = `${NAMESPACE}floor.stock`;
 const pool = new Pool({ connectionString: DATABASE_URL, max: 10 });
 const { KAFKA_SASL_USERNAME = '', KAFKA_SASL_PASSWORD_FILE = '', KAFKA_TLS_CA_FILE = '' } = process.env;
 const read = (file: string) => fs.readFileSync(file, 'utf8').trim();
-// The hop's NATS user (`front` and the orders side behind it only).
-const { NATS_SERVERS = '', NATS_USER = '', NATS_PASSWORD_FILE = '', NATS_TLS_CA_FILE = '' } = process.env;
-/** The only inboxes its user may take answers on (libs/contracts natsInboxPrefix). */
-const INBOX_PREFIX = `_INBOX.${NATS_USER}`;
 const kafka = new kafkajs.Kafka({
   clientId: `floor-${role}`,
   brokers: KAFKA_BROKERS.split(','),
@@ -171,10 +168,10 @@ async function ordersSide(producer: kafkajs.Producer) {
   });
   if (PLACE_SUBJECT) {
     // Behind the front: each placement arrives as a NATS request, as the stack's do from the gateway.
-    const nats = await natsConnection();
+    const nats = await connect(natsClientOptions(process.env));
     nats.subscribe(PLACE_SUBJECT, {
       // Its user may serve in the queue group of its own name only (libs/contracts natsServerConfig).
-      queue: NATS_USER,
+      queue: process.env.NATS_USER,
       callback: (error, message) => {
         if (error) return;
         void place(message.string()).then(
@@ -221,14 +218,11 @@ function serve(place: (body: string) => Promise<FloorPlaced>, listening: () => v
   server.listen(Number(PORT), '127.0.0.1', listening);
 }
 
-/** The bench's NATS server as the `harness` user, the way tools/stack's natsClientOptions reads a process's variables. */
-function natsConnection(): Promise<NatsConnection> {
-  return connect({ servers: NATS_SERVERS.split(','), user: NATS_USER, pass: read(NATS_PASSWORD_FILE), tls: { caFile: NATS_TLS_CA_FILE }, inboxPrefix: INBOX_PREFIX });
-}
-
 /** The gateway's hop and nothing else: each order's body sent on to the orders side over NATS, its answer sent back. */
 async function front() {
-  const request = natsRequests(await natsConnection(), INBOX_PREFIX);
+  // As the hop's user, answered on the only inboxes it may read (libs/contracts natsInboxPrefix).
+  const options = natsClientOptions(process.env);
+  const request = natsRequests(await connect(options), options.inboxPrefix);
   const answers = JSONCodec<{ order?: FloorPlaced; error?: string }>();
   serve(async (body) => {
     const { order, error } = answers.decode(await request(PLACE_SUBJECT as string, Buffer.from(body)));
