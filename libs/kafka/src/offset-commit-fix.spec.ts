@@ -1,8 +1,10 @@
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import { KafkaJSBrokerNotFound, KafkaJSConnectionError } from 'kafkajs';
+import { KafkaJSConnectionError } from 'kafkajs';
 const { coordinatorMoved } = require('./offset-commit-fix.cjs') as { coordinatorMoved(error: unknown): boolean };
 
+/** kafkajs's own class: it takes its message, though kafkajs's type declarations give it no parameter. */
+const { KafkaJSBrokerNotFound } = require('kafkajs/src/errors') as { KafkaJSBrokerNotFound: new (message: string) => Error };
 /** kafkajs's error for a broker's error code, built by its protocol layer. */
 const { createErrorFromCode: brokerSaid } = require('kafkajs/src/protocol/error') as { createErrorFromCode(code: number): Error };
 
