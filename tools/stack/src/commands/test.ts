@@ -1,5 +1,6 @@
-// `npm test`: every test of every project — lint (module boundaries and each tool's type check
-// included), unit and integration tests against the real PostgreSQL and Kafka, end-to-end through
+// `npm test`: every test of every project — the type check of every library and app with their
+// tests (tsconfig.typecheck.json), lint (module boundaries and each tool's type check included),
+// unit and integration tests against the real PostgreSQL and Kafka, end-to-end through
 // the gateway, then the short chaos suite (faults under load on a stack of its own; `npm run chaos`
 // is the full one).
 import { spawnSync } from 'node:child_process';
@@ -74,13 +75,14 @@ export async function test(): Promise<number> {
   }
 
   fs.rmSync(summaryDir, { recursive: true, force: true });
+  const typeCheck = stage('the type check', 5, 'npx', ['tsc', '-p', 'tsconfig.typecheck.json']);
   // Two at a time: the suites share two cores with PostgreSQL and Kafka.
   const unitAndIntegration = nx(25, 'run-many', '-t', 'lint', 'test', '--parallel=2');
   const endToEnd = nx(20, 'run', 'gateway-e2e:e2e');
   const chaos = chaosShort(13);
   printSummary();
   // A lint error or a stage that timed out fails no Jest test, so the stages are named too.
-  const failedStages = Object.entries({ 'lint and unit/integration tests': unitAndIntegration, 'end-to-end tests': endToEnd, 'short chaos suite': chaos })
+  const failedStages = Object.entries({ 'type check of the libraries and apps': typeCheck, 'lint and unit/integration tests': unitAndIntegration, 'end-to-end tests': endToEnd, 'short chaos suite': chaos })
     .filter(([, passed]) => !passed)
     .map(([name]) => name);
   if (failedStages.length > 0) console.log(`Stages that failed: ${failedStages.join(', ')}`);
