@@ -9,8 +9,11 @@ import {
   cpuUsPerRequest,
   machineLoad,
   switchesPerOrder,
+  runQueueSecondsOfSchedstat,
   switchesTotal,
   USER_HZ,
+  waitingMsPerOrder,
+  waitingTotal,
   waitingUsOfPressure,
 } from './cpu-accounting';
 
@@ -44,21 +47,31 @@ describe('Context switches from /proc/<pid>/task/<tid>/status', () => {
   });
 });
 
+describe('runQueueSecondsOfSchedstat', () => {
+  it('reads the time ready to run and not running (ns, the second field)', () => {
+    expect(runQueueSecondsOfSchedstat('12171000000 20145000000 45210\n')).toBe(20.145);
+  });
+
+  it('counts nothing where the text holds no such field', () => {
+    expect(runQueueSecondsOfSchedstat('')).toBe(0);
+  });
+});
+
 describe('CPU per order and per request', () => {
   const before: CpuSnapshot = new Map([
-    ['100', { part: 'orders', cpu: 10, switches: 5000 }],
-    ['200', { part: 'postgres', cpu: 4, switches: 700 }],
-    ['201', { part: 'postgres', cpu: 1, switches: 300 }],
-    ['300', { part: 'load generator', cpu: 2, switches: 90 }],
+    ['100', { part: 'orders', cpu: 10, switches: 5000, waiting: 20 }],
+    ['200', { part: 'postgres', cpu: 4, switches: 700, waiting: 3 }],
+    ['201', { part: 'postgres', cpu: 1, switches: 300, waiting: 1 }],
+    ['300', { part: 'load generator', cpu: 2, switches: 90, waiting: 5 }],
   ]);
   const after: CpuSnapshot = new Map([
-    ['100', { part: 'orders', cpu: 12, switches: 13_000 }],
-    ['200', { part: 'postgres', cpu: 4.5, switches: 4700 }],
-    ['201', { part: 'postgres', cpu: 1.25, switches: 2300 }],
+    ['100', { part: 'orders', cpu: 12, switches: 13_000, waiting: 24 }],
+    ['200', { part: 'postgres', cpu: 4.5, switches: 4700, waiting: 4 }],
+    ['201', { part: 'postgres', cpu: 1.25, switches: 2300, waiting: 1.5 }],
     // a backend that started during the run counts from zero
-    ['202', { part: 'postgres', cpu: 0.25, switches: 1000 }],
+    ['202', { part: 'postgres', cpu: 0.25, switches: 1000, waiting: 0.5 }],
     // a process whose threads ended during the run counts nothing, not less
-    ['300', { part: 'load generator', cpu: 2, switches: 40 }],
+    ['300', { part: 'load generator', cpu: 2, switches: 40, waiting: 4 }],
   ]);
 
   it('sums what each part spent between two snapshots', () => {
@@ -80,6 +93,13 @@ describe('CPU per order and per request', () => {
     expect(switchesPerOrder(before, after, 0)).toEqual({ orders: 8000, postgres: 7000, 'load generator': 0 });
     expect(switchesTotal({ switchesPerOrder: { orders: 8.2, postgres: 7.05, kafka: 0.04 } })).toBe(15.3);
     expect(switchesTotal({})).toBe(0);
+  });
+
+  it('gives the time waiting for a core per decided order (ms, two decimals), nothing where no thread waited', () => {
+    expect(waitingMsPerOrder(before, after, 1000)).toEqual({ orders: 4, postgres: 2, 'load generator': 0 });
+    expect(waitingTotal({ waitingMsPerOrder: { orders: 2.77, postgres: 2.15 } })).toBe(4.92);
+    expect(waitingMsPerOrder(before, before, 1000)).toBeUndefined();
+    expect(waitingTotal({})).toBe(0);
   });
 
   it('totals a run over every part', () => {

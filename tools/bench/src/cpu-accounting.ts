@@ -23,15 +23,24 @@ export function contextSwitchesOfStatus(status: string): number {
   return count(/^voluntary_ctxt_switches:\s+(\d+)/m) + count(/^nonvoluntary_ctxt_switches:\s+(\d+)/m);
 }
 
-/** CPU seconds and context switches (every thread) of each process so far, by pid, with the part of the machine it belongs to. */
-export type CpuSnapshot = Map<string, { part: string; cpu: number; switches: number }>;
+/**
+ * Seconds one thread has spent ready to run and not running (no free core) so far: the second
+ * field of its /proc/<pid>/task/<tid>/schedstat, in nanoseconds. 0 where the kernel keeps none.
+ */
+export function runQueueSecondsOfSchedstat(schedstat: string): number {
+  const waitedNs = Number(schedstat.trim().split(/\s+/)[1]);
+  return Number.isFinite(waitedNs) ? waitedNs / 1e9 : 0;
+}
+
+/** CPU seconds, context switches and seconds waiting for a core (every thread) of each process so far, by pid, with the part of the machine it belongs to. */
+export type CpuSnapshot = Map<string, { part: string; cpu: number; switches: number; waiting: number }>;
 
 /**
  * What each part used of one reading between two snapshots. A process that started meanwhile
  * counts from zero; one whose threads ended meanwhile counts nothing rather than less than
  * nothing (a process's CPU keeps its ended threads' time, its context switches do not).
  */
-function usedBetween(before: CpuSnapshot, after: CpuSnapshot, reading: 'cpu' | 'switches'): Record<string, number> {
+function usedBetween(before: CpuSnapshot, after: CpuSnapshot, reading: 'cpu' | 'switches' | 'waiting'): Record<string, number> {
   const used: Record<string, number> = {};
   for (const [pid, now] of after) used[now.part] = (used[now.part] ?? 0) + Math.max(0, now[reading] - (before.get(pid)?.[reading] ?? 0));
   return used;
@@ -46,6 +55,17 @@ export function cpuSpent(before: CpuSnapshot, after: CpuSnapshot): Record<string
 export function switchesPerOrder(before: CpuSnapshot, after: CpuSnapshot, decided: number): Record<string, number> {
   const made = usedBetween(before, after, 'switches');
   return Object.fromEntries(Object.entries(made).map(([part, switches]) => [part, Number((switches / Math.max(1, decided)).toFixed(1))]));
+}
+
+/**
+ * Each part's time waiting for a core per decided order (ms, two decimals) between two
+ * snapshots: how long its threads were ready to run and found every core taken. Undefined on a
+ * kernel that keeps no schedstat (nothing waited at all).
+ */
+export function waitingMsPerOrder(before: CpuSnapshot, after: CpuSnapshot, decided: number): Record<string, number> | undefined {
+  const waited = usedBetween(before, after, 'waiting');
+  if (Object.values(waited).every((seconds) => seconds === 0)) return undefined;
+  return cpuMsPerOrder(waited, decided);
 }
 
 /** Each part's CPU per decided order (ms, two decimals); no decisions count as one. */
@@ -70,6 +90,11 @@ function machineTotal(perPart: Record<string, number> | undefined, digits: numbe
 /** All the context switches of the machine per decided order. */
 export function switchesTotal(figures: { switchesPerOrder?: Record<string, number> }): number {
   return machineTotal(figures.switchesPerOrder, 1);
+}
+
+/** All the time the machine's processes waited for a core per decided order (ms). */
+export function waitingTotal(figures: { waitingMsPerOrder?: Record<string, number> }): number {
+  return machineTotal(figures.waitingMsPerOrder, 2);
 }
 
 /** All the CPU the machine spent per decided order (ms). */

@@ -14,7 +14,9 @@ import {
   cpuSpent,
   cpuTicksOfProcStat,
   machineLoad,
+  runQueueSecondsOfSchedstat,
   switchesPerOrder,
+  waitingMsPerOrder,
   waitingUsOfPressure,
 } from './cpu-accounting';
 import { round, shareOfCore, sleep } from './figures';
@@ -56,8 +58,23 @@ function switchesOf(pid: number | string | undefined): number {
   }
 }
 
+/** Seconds every thread of a process has waited for a core so far (0 once it is gone, or where the kernel keeps no schedstat). */
+function waitingOf(pid: number | string | undefined): number {
+  try {
+    return fs.readdirSync(`/proc/${pid}/task`).reduce((total, task) => {
+      try {
+        return total + runQueueSecondsOfSchedstat(fs.readFileSync(`/proc/${pid}/task/${task}/schedstat`, 'utf8'));
+      } catch {
+        return total; // the thread ended meanwhile, or no schedstat
+      }
+    }, 0);
+  } catch {
+    return 0;
+  }
+}
+
 /** A process's readings for a snapshot. */
-const readingsOf = (part: string, pid: number | string | undefined) => ({ part, cpu: cpuOf(pid), switches: switchesOf(pid) });
+const readingsOf = (part: string, pid: number | string | undefined) => ({ part, cpu: cpuOf(pid), switches: switchesOf(pid), waiting: waitingOf(pid) });
 
 /** Resident memory of a process (MiB), null once it is gone. */
 export function rssMiB(pid: number | undefined): number | null {
@@ -137,7 +154,7 @@ function machineReading(): MachineReading {
 export async function withCpuPerOrder<T extends { decided: number }>(
   processes: Processes,
   run: () => Promise<T>,
-): Promise<T & { cpuMsPerOrder: Record<string, number>; switchesPerOrder: Record<string, number>; machine: MachineLoad }> {
+): Promise<T & { cpuMsPerOrder: Record<string, number>; switchesPerOrder: Record<string, number>; waitingMsPerOrder?: Record<string, number>; machine: MachineLoad }> {
   const before = cpuSnapshot(processes);
   const machineBefore = machineReading();
   const result = await run();
@@ -147,6 +164,7 @@ export async function withCpuPerOrder<T extends { decided: number }>(
     ...result,
     cpuMsPerOrder: cpuMsPerOrder(cpuSpent(before, after), result.decided),
     switchesPerOrder: switchesPerOrder(before, after, result.decided),
+    waitingMsPerOrder: waitingMsPerOrder(before, after, result.decided),
     machine: machineLoad(machineBefore, machineAfter),
   };
 }

@@ -1,6 +1,6 @@
 // The figures of the main run as docs/BENCHMARKS.md shows them, section by section.
 import { capacityRatios } from './capacity-rounds';
-import { cpuTotal, switchesTotal } from './cpu-accounting';
+import { cpuTotal, switchesTotal, waitingTotal } from './cpu-accounting';
 import { HOST_MOVED_LIMIT, hostSpreadText } from './host-speed';
 import { table } from './markdown';
 import { stackRanFirst } from './rate-rounds';
@@ -94,6 +94,8 @@ function capacitySection(results: BenchResults): string[] {
   out.push(...perOrderLines(pipelines, 'cpuMsPerOrder', (c) => `${cpuTotal(c)} ms`));
   const switchLines = perOrderLines(pipelines, 'switchesPerOrder', (c) => `${switchesTotal(c)}`);
   if (switchLines.length > 0) out.push('', `Context switches per decided order during ${rounds.length > 1 ? 'each' : 'that'} run (every thread of each process):`, '', ...switchLines);
+  const waitingLines = perOrderLines(pipelines, 'waitingMsPerOrder', (c) => `${waitingTotal(c)} ms`);
+  if (waitingLines.length > 0) out.push('', `Waiting for a core per decided order during ${rounds.length > 1 ? 'each' : 'that'} run (ms; every thread of each process, ready to run and no core free, from /proc/<pid>/task/*/schedstat):`, '', ...waitingLines);
   return out;
 }
 
@@ -177,6 +179,12 @@ function ratesSection({ rates, floorRates, laterRateRounds = [], roundTrips, set
       switchesTotal,
       'Context switches per decided order at each rate (every thread of each process, from /proc: each is a thread put to sleep and woken again, so the CPU per order above divided by these is what a wake-up costs there):',
     ),
+    ...perOrderTable(
+      both,
+      'waitingMsPerOrder',
+      waitingTotal,
+      'Waiting for a core per decided order at each rate (ms; every thread of each process, ready to run and no core free, from /proc/<pid>/task/*/schedstat: where the stages above wait when the machine is full):',
+    ),
   );
   return [...out, ...roundTripLine(roundTrips)];
 }
@@ -184,7 +192,7 @@ function ratesSection({ rates, floorRates, laterRateRounds = [], roundTrips, set
 /** A line per pipeline that has `figure`: each part's figure per order, then the machine's total. */
 function perOrderLines(
   pipelines: readonly (readonly [string, CapacityResult | undefined])[],
-  figure: 'cpuMsPerOrder' | 'switchesPerOrder',
+  figure: 'cpuMsPerOrder' | 'switchesPerOrder' | 'waitingMsPerOrder',
   total: (run: CapacityResult) => string,
 ): string[] {
   return pipelines.flatMap(([name, run]) => {
@@ -196,7 +204,7 @@ function perOrderLines(
 /** One figure per order of every part at each rate, the stack's rows and the floor's, with the machine's total. */
 function perOrderTable(
   runs: (readonly [string, RateResult])[],
-  figure: 'cpuMsPerOrder' | 'switchesPerOrder',
+  figure: 'cpuMsPerOrder' | 'switchesPerOrder' | 'waitingMsPerOrder',
   total: (run: RateResult) => number,
   heading: string,
 ): string[] {

@@ -18,6 +18,7 @@ const capacity = (decidedPerSecond: number, extra: Partial<CapacityResult> = {})
   failed: 0,
   cpuMsPerOrder: { gateway: 0.5, orders: 0.25, postgres: 0.4 },
   switchesPerOrder: { orders: 8.2, kafka: 12.6 },
+  waitingMsPerOrder: { orders: 2.77, gateway: 2.28 },
   ...extra,
 });
 const rate = (offeredRate: number): RateResult => ({
@@ -191,6 +192,16 @@ describe('the report of a full run', () => {
     expect(main).toContain('- stack: gateway 0.5, orders 0.25, postgres 0.4; **1.15 ms** in all.');
     expect(main).toContain('Context switches per decided order during that run (every thread of each process):');
     expect(main).toContain('- floor: orders 8.2, kafka 12.6; **20.8** in all.');
+    expect(main).toContain('Waiting for a core per decided order during that run (ms; every thread of each process, ready to run and no core free, from /proc/<pid>/task/*/schedstat):');
+    expect(main).toContain('- stack: orders 2.77, gateway 2.28; **5.05 ms** in all.');
+  });
+
+  it('shows no wait for a core where a run measured none (raw files from before it was measured)', () => {
+    const run = fullRun();
+    delete run.capacity?.waitingMsPerOrder;
+    delete run.floorCapacity?.waitingMsPerOrder;
+    for (const r of [...(run.rates ?? []), ...(run.floorRates ?? [])]) delete r.waitingMsPerOrder;
+    expect(mainBlock(run).some((line) => line.startsWith('Waiting for a core'))).toBe(false);
   });
 
   it('names each round of saga capacity, the floor then the stack, and judges the target by the mean of their stack / floor', () => {
@@ -226,6 +237,8 @@ describe('the report of a full run', () => {
     expect(main).toContain('| pipeline | offered/s | orders | kafka | in all |');
     expect(main).toContain('| stack | 250 | 8.2 | 12.6 | **20.8** |');
     expect(main).toContain('| floor | 100 | 8.2 | 12.6 | **20.8** |');
+    expect(main).toContain('| pipeline | offered/s | orders | gateway | in all |');
+    expect(main).toContain('| stack | 250 | 2.77 | 2.28 | **5.05** |');
     expect(main).toContain('| 100 | 99.9 | 2000 | 1990 | 2000 | **40** | **95** | 0 | 12.5 / 80.1 | 1.15 |');
     expect(main).toContain('Stock check after the load: 30 pets stocked with 30000000 units, 1234 units in approved orders, 29998766 left, 0 pets where stock + approved ≠ stocked — **exact**.');
     expect(main.slice(-4)).toEqual(['| process | RSS at rest | RSS peak under load | idle CPU (% of a core) |', '|---|---|---|---|', '| gateway | 120.5 | 180 | 0.5 |', '| orders | 140 | 210.2 | 1.25 |']);

@@ -23,6 +23,8 @@ export interface Decisions {
   cpuMsPerOrder?: Record<string, number>;
   /** Context switches per decided order, every thread of each process (runs since 2026-11-29). */
   switchesPerOrder?: Record<string, number>;
+  /** Time each process's threads were ready to run and found no free core, per decided order (ms; runs since the night of 2026-11-30). */
+  waitingMsPerOrder?: Record<string, number>;
   brokerJitShare?: Figure;
   /** The host's probe (ms) just before and just after the run (runs since 2026-11-30). */
   hostProbeMs?: HostProbe;
