@@ -38,7 +38,7 @@ export type CpuSnapshot = Map<string, { part: string; cpu: number; switches: num
 /**
  * What each part used of one reading between two snapshots. A process that started meanwhile
  * counts from zero; one whose threads ended meanwhile counts nothing rather than less than
- * nothing (a process's CPU keeps its ended threads' time, its context switches do not).
+ * nothing (a process's CPU keeps its ended threads' time, its context switches and waits do not).
  */
 function usedBetween(before: CpuSnapshot, after: CpuSnapshot, reading: 'cpu' | 'switches' | 'waiting'): Record<string, number> {
   const used: Record<string, number> = {};

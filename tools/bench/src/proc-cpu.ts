@@ -42,39 +42,32 @@ export function cpuOf(pid: number | string | undefined): number {
   }
 }
 
-/** Context switches every thread of a process has made so far (0 once it is gone). */
-function switchesOf(pid: number | string | undefined): number {
+/**
+ * Context switches and seconds waiting for a core of every thread of a process so far, in one
+ * pass over its threads (0 once it is gone; no wait where the kernel keeps no schedstat).
+ */
+function threadsOf(pid: number | string | undefined): { switches: number; waiting: number } {
+  const sum = { switches: 0, waiting: 0 };
+  let tasks: string[];
   try {
-    const tasks = fs.readdirSync(`/proc/${pid}/task`);
-    return tasks.reduce((total, task) => {
-      try {
-        return total + contextSwitchesOfStatus(fs.readFileSync(`/proc/${pid}/task/${task}/status`, 'utf8'));
-      } catch {
-        return total; // the thread ended meanwhile
-      }
-    }, 0);
+    tasks = fs.readdirSync(`/proc/${pid}/task`);
   } catch {
-    return 0;
+    return sum;
   }
-}
-
-/** Seconds every thread of a process has waited for a core so far (0 once it is gone, or where the kernel keeps no schedstat). */
-function waitingOf(pid: number | string | undefined): number {
-  try {
-    return fs.readdirSync(`/proc/${pid}/task`).reduce((total, task) => {
-      try {
-        return total + runQueueSecondsOfSchedstat(fs.readFileSync(`/proc/${pid}/task/${task}/schedstat`, 'utf8'));
-      } catch {
-        return total; // the thread ended meanwhile, or no schedstat
-      }
-    }, 0);
-  } catch {
-    return 0;
+  for (const task of tasks) {
+    const read = (file: string) => fs.readFileSync(`/proc/${pid}/task/${task}/${file}`, 'utf8');
+    try {
+      sum.switches += contextSwitchesOfStatus(read('status'));
+      sum.waiting += runQueueSecondsOfSchedstat(read('schedstat'));
+    } catch {
+      // the thread ended meanwhile, or no schedstat
+    }
   }
+  return sum;
 }
 
 /** A process's readings for a snapshot. */
-const readingsOf = (part: string, pid: number | string | undefined) => ({ part, cpu: cpuOf(pid), switches: switchesOf(pid), waiting: waitingOf(pid) });
+const readingsOf = (part: string, pid: number | string | undefined) => ({ part, cpu: cpuOf(pid), ...threadsOf(pid) });
 
 /** Resident memory of a process (MiB), null once it is gone. */
 export function rssMiB(pid: number | undefined): number | null {

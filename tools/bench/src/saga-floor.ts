@@ -168,10 +168,11 @@ async function ordersSide(producer: kafkajs.Producer) {
   });
   if (PLACE_SUBJECT) {
     // Behind the front: each placement arrives as a NATS request, as the stack's do from the gateway.
-    const nats = await connect(natsClientOptions(process.env));
+    const options = natsClientOptions(process.env);
+    const nats = await connect(options);
     nats.subscribe(PLACE_SUBJECT, {
       // Its user may serve in the queue group of its own name only (libs/contracts natsServerConfig).
-      queue: process.env.NATS_USER,
+      queue: options.user,
       callback: (error, message) => {
         if (error) return;
         void place(message.string()).then(
