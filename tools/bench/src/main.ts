@@ -2,6 +2,7 @@
 import { benchmark } from './bench';
 import { cpuProfileSummary } from './cpu-profile-summary';
 import { gatewayCpu } from './gateway-cpu';
+import { perfByPackage } from './perf-by-package';
 import { reportFromRaw } from './report';
 import { roundTripCost } from './round-trip-cost';
 
@@ -11,13 +12,14 @@ export { benchmark, cpuProfileSummary, gatewayCpu };
 const COMMANDS: Record<string, (...args: string[]) => Promise<number>> = {
   'gateway-cpu': gatewayCpu,
   'cpu-profile-summary': cpuProfileSummary,
+  'perf-by-package': perfByPackage,
   report: reportFromRaw,
   'round-trip-cost': roundTripCost,
 };
 
 /**
  * `node scripts/bench.mjs` (`npm run bench`): the whole benchmark; `node scripts/bench.mjs
- * gateway-cpu …`, `cpu-profile-summary …`, `report …` or `round-trip-cost …`: one of its helper commands.
+ * gateway-cpu …`, `cpu-profile-summary …`, `perf-by-package …`, `report …` or `round-trip-cost …`: one of its helper commands.
  */
 export async function bench(command?: string, ...args: string[]): Promise<number> {
   if (command === undefined) return benchmark();
