@@ -19,7 +19,8 @@ const COMMANDS: Record<string, (...args: string[]) => Promise<number>> = {
 
 /**
  * `node scripts/bench.mjs` (`npm run bench`): the whole benchmark; `node scripts/bench.mjs
- * gateway-cpu …`, `cpu-profile-summary …`, `perf-by-package …`, `report …` or `round-trip-cost …`: one of its helper commands.
+ * gateway-cpu …`, `cpu-profile-summary …`, `perf-by-package …`, `report …` or `round-trip-cost …`:
+ * one of its helper commands.
  */
 export async function bench(command?: string, ...args: string[]): Promise<number> {
   if (command === undefined) return benchmark();

@@ -16,8 +16,8 @@ const SCRIPT = [
   '\t         16774fb Builtins_AsyncFunctionAwaitResolveClosure',
   "\t    7fef8fa4736f JS:*'create /w/dist/apps/orders/main.js:2220:15",
   '',
-  'C2 CompilerThre  7052/7060     2002002 ',
-  '\t          a23036 v8::internal::compiler::GraphReducer::ReduceTop',
+  'libuv-worker  7052/7060     2002002 ',
+  '\t          a23036 uv__fs_work',
   '',
 ].join('\n');
 
@@ -27,7 +27,7 @@ describe('CPU by package from perf', () => {
     expect(samples.map(({ comm, pid, periodNs, frames }) => [comm, pid, periodNs, frames.length])).toEqual([
       ['MainThread', 7031, 1001001, 4],
       ['MainThread', 7031, 1001001, 3],
-      ['C2 CompilerThre', 7052, 2002002, 1],
+      ['libuv-worker', 7052, 2002002, 1],
     ]);
     expect(samples[0].frames[0]).toBe('node::StreamBase::WriteBuffer');
   });
@@ -45,14 +45,14 @@ describe('CPU by package from perf', () => {
   });
 
   it('counts native work for the innermost JavaScript with a file, and the rest for its thread', () => {
-    const [write, validation, compiler] = parsePerfScript(SCRIPT);
+    const [write, validation, fileSystem] = parsePerfScript(SCRIPT);
     expect(attributionOf(write)).toBe('node:internal');
     expect(attributionOf(validation)).toBe('(app bundle)');
     const sourceFileOf = ({ url, line }: { url: string; line: number }) =>
       url.endsWith('/dist/apps/orders/main.js') && line === 2220 ? 'libs/contracts/src/events/define-event.ts' : undefined;
     expect(attributionOf(validation, sourceFileOf)).toBe('libs/contracts/src/events/define-event.ts');
     expect(attributionOf(write, sourceFileOf)).toBe('node:internal');
-    expect(attributionOf(compiler)).toBe('(thread C2 CompilerThre)');
+    expect(attributionOf(fileSystem)).toBe('(thread libuv-worker)');
     expect(attributionOf({ comm: 'V8Worker', pid: 1, periodNs: 1, frames: ['v8::internal::Scavenger::Process'] })).toBe(
       '(V8 workers: garbage collection, compilers)',
     );

@@ -4,8 +4,9 @@
 // passes it to every process the bench starts), and prints, per process, its CPU by the package of
 // the innermost JavaScript frame of each sample: node_modules/<package>, Node's internals, or, in an
 // app's bundle, the source file its map names (`libs/messaging/src/outbox.relay.ts`). So V8's
-// builtins and runtime, and system calls, count for the JavaScript that called them. Samples with no JavaScript frame count by thread: the main thread's native work, and V8's
-// workers (garbage collection, the compilers).
+// builtins and runtime, and system calls, count for the JavaScript that called them. Samples with
+// no JavaScript frame count by thread: the main thread's native work, and V8's workers (garbage
+// collection, the compilers).
 //
 // Unlike a V8 profile (cpu-profile-summary), a cpu-clock sample is taken only while the thread is
 // on a core, so the figures are CPU and not time spent preempted.
