@@ -57,6 +57,14 @@ export function selfTime(profile: CpuProfile, lastMicros = Infinity) {
   return { total, byPackage, byFunction };
 }
 
+/** One line per entry, largest first: its share of `total`, its milliseconds and its name. */
+export function shareRows(msByName: Map<string, number>, total: number, top = Infinity): string[] {
+  return [...msByName.entries()]
+    .sort((a, b) => b[1] - a[1])
+    .slice(0, top)
+    .map(([name, ms]) => `  ${((ms / total) * 100).toFixed(1).padStart(5)} %  ${ms.toFixed(0).padStart(7)} ms  ${name}`);
+}
+
 export async function cpuProfileSummary(dir?: string, topArg?: string, lastArg?: string): Promise<number> {
   if (!dir) {
     console.error('usage: node scripts/bench.mjs cpu-profile-summary <dir> [top] [last-seconds]');
@@ -67,16 +75,11 @@ export async function cpuProfileSummary(dir?: string, topArg?: string, lastArg?:
   for (const file of fs.readdirSync(dir).filter((name) => name.endsWith('.cpuprofile'))) {
     const profile = JSON.parse(fs.readFileSync(path.join(dir, file), 'utf8')) as CpuProfile;
     const { total, byPackage, byFunction } = selfTime(profile, lastMicros);
-    const rows = (map: Map<string, number>) =>
-      [...map.entries()]
-        .sort((a, b) => b[1] - a[1])
-        .slice(0, top)
-        .map(([name, ms]) => `  ${((ms / total) * 100).toFixed(1).padStart(5)} %  ${ms.toFixed(0).padStart(7)} ms  ${name}`);
     console.log(`\n${file}: ${total.toFixed(0)} ms not idle (on a core, or preempted mid-task)`);
     console.log(' by package:');
-    console.log(rows(byPackage).join('\n'));
+    console.log(shareRows(byPackage, total, top).join('\n'));
     console.log(' by function:');
-    console.log(rows(byFunction).join('\n'));
+    console.log(shareRows(byFunction, total, top).join('\n'));
   }
   return 0;
 }

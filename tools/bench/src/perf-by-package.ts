@@ -13,7 +13,7 @@
 import * as fs from 'node:fs';
 import { SourceMap } from 'node:module';
 import * as path from 'node:path';
-import { packageOf } from './cpu-profile-summary';
+import { packageOf, shareRows } from './cpu-profile-summary';
 
 /** A sample's process, thread name, CPU time (the period, ns) and frames, innermost first. */
 export interface PerfSample {
@@ -122,9 +122,7 @@ export async function perfByPackage(file?: string, ...processes: string[]): Prom
   for (const [pid, byPackage] of byProcess) {
     const total = [...byPackage.values()].reduce((sum, ms) => sum + ms, 0);
     console.log(`\n${names.get(pid) ?? pid} (pid ${pid}): ${total.toFixed(0)} ms of CPU`);
-    for (const [name, ms] of [...byPackage.entries()].sort((a, b) => b[1] - a[1])) {
-      console.log(`  ${((ms / total) * 100).toFixed(1).padStart(5)} %  ${ms.toFixed(0).padStart(7)} ms  ${name}`);
-    }
+    console.log(shareRows(byPackage, total).join('\n'));
   }
   return 0;
 }

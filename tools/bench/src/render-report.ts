@@ -189,10 +189,13 @@ function ratesSection({ rates, floorRates, laterRateRounds = [], roundTrips, set
   return [...out, ...roundTripLine(roundTrips)];
 }
 
+/** The figures a run keeps per decided order for each process. */
+type PerOrderFigure = 'cpuMsPerOrder' | 'switchesPerOrder' | 'waitingMsPerOrder';
+
 /** A line per pipeline that has `figure`: each part's figure per order, then the machine's total. */
 function perOrderLines(
   pipelines: readonly (readonly [string, CapacityResult | undefined])[],
-  figure: 'cpuMsPerOrder' | 'switchesPerOrder' | 'waitingMsPerOrder',
+  figure: PerOrderFigure,
   total: (run: CapacityResult) => string,
 ): string[] {
   return pipelines.flatMap(([name, run]) => {
@@ -204,7 +207,7 @@ function perOrderLines(
 /** One figure per order of every part at each rate, the stack's rows and the floor's, with the machine's total. */
 function perOrderTable(
   runs: (readonly [string, RateResult])[],
-  figure: 'cpuMsPerOrder' | 'switchesPerOrder' | 'waitingMsPerOrder',
+  figure: PerOrderFigure,
   total: (run: RateResult) => number,
   heading: string,
 ): string[] {
