@@ -1,6 +1,6 @@
 import { UniqueConstraintViolationException, type MikroORM } from '@mikro-orm/postgresql';
 import { isDatabaseUnavailable } from './database-unavailable';
-import { executePrepared } from './prepared-statement';
+import { executePrepared, poolEntityManager } from './prepared-statement';
 import { ScratchDatabase } from './testing/scratch-database';
 
 describe('executePrepared against PostgreSQL', () => {
@@ -105,5 +105,24 @@ describe('executePrepared against PostgreSQL', () => {
       }),
     ).rejects.toThrow('changed my mind');
     expect((await notes()).map((note) => note.id)).not.toContain('10');
+  });
+
+  it("runs a pool EntityManager's statements outside the transaction of the code that calls it", async () => {
+    // Two connections: the transaction holds one while the pool's statement takes the other.
+    const wider = await database.openOrm(2);
+    try {
+      const pool = poolEntityManager(wider);
+      const count = 'select count(*)::int as n from note where id = ?';
+      await wider.em.transactional(async (em) => {
+        await executePrepared(em, insertNotes, [[30], ['thirty']]);
+        // The global EntityManager takes the caller's transaction from the async context...
+        expect(await executePrepared(wider.em, count, [30])).toEqual([{ n: 1 }]);
+        // ...the pool's does not, so it cannot see the row before it commits.
+        expect(await executePrepared(pool, count, [30])).toEqual([{ n: 0 }]);
+      });
+      expect(await executePrepared(pool, count, [30])).toEqual([{ n: 1 }]);
+    } finally {
+      await wider.close(true);
+    }
   });
 });

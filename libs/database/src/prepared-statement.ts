@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { EntityManager, Knex } from '@mikro-orm/postgresql';
+import type { EntityManager, Knex, MikroORM } from '@mikro-orm/postgresql';
 import type { Client as PgClient, QueryResultRow } from 'pg';
 
 interface Statement {
@@ -65,6 +65,15 @@ export async function executePrepared<Row = Record<string, unknown>>(
   } finally {
     if (connection) await client.releaseConnection(connection);
   }
+}
+
+/**
+ * An EntityManager for executePrepared outside any transaction, to keep for a component's life:
+ * a fork takes no caller's transaction from the async context, as `orm.em` would, and making
+ * one per statement cost an EntityManager per order on the saga's hot paths.
+ */
+export function poolEntityManager(orm: MikroORM): EntityManager {
+  return orm.em.fork();
 }
 
 /** A connection of knex's pool: a pg client. */

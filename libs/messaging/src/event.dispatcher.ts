@@ -121,7 +121,10 @@ export class EventDispatcher {
     let accepted: Accepted[] = [];
     let outcomes: string[] = [];
     try {
-      await this.orm.em.fork().transactional(async (em) => {
+      // Straight from the global EntityManager: `transactional` forks it once, and with no global
+      // context allowed (database-options.ts) merges nothing back. A fork first would be a second
+      // EntityManager per batch, and a merge of the batch's entities into a fork then dropped.
+      await this.orm.em.transactional(async (em) => {
         // Only what this service handles needs deduplicating: a skipped message has no effect to
         // repeat, and a refused one must not move the position.
         const counted = parsed.filter((one) => one.route !== undefined && !one.refusal);

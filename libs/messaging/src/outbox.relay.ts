@@ -1,10 +1,10 @@
 import { EventEmitter } from 'node:events';
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { context, ROOT_CONTEXT } from '@opentelemetry/api';
-import { MikroORM } from '@mikro-orm/postgresql';
+import { MikroORM, type EntityManager } from '@mikro-orm/postgresql';
 import { backoffDelay } from '@petstore/backoff';
 import { crashPoint } from '@petstore/config';
-import { ListeningSession, executePrepared } from '@petstore/database';
+import { ListeningSession, executePrepared, poolEntityManager } from '@petstore/database';
 import type { Client } from 'pg';
 import { MessagingKafka } from './messaging-kafka';
 import {
@@ -66,13 +66,15 @@ export class OutboxRelay {
   private purgeTimer?: NodeJS.Timeout;
   private notifying?: Promise<void>;
   private notifyAgain = false;
+  private readonly pool: EntityManager;
 
   constructor(
-    private readonly orm: MikroORM,
+    orm: MikroORM,
     kafka: MessagingKafka,
     @Inject(RELAY_SETTINGS) private readonly settings: RelaySettings,
     @Inject(MESSAGING_OPTIONS) options: MessagingOptions,
   ) {
+    this.pool = poolEntityManager(orm);
     this.claims = new OutboxClaims(settings, (message) => this.logger.warn(message));
     this.publisher = new OutboxPublisher(kafka);
     this.session = new ListeningSession({
@@ -181,7 +183,7 @@ export class OutboxRelay {
     this.notifying = (async () => {
       do {
         this.notifyAgain = false;
-        await executePrepared(this.orm.em.fork(), `select pg_notify('${WAKE_CHANNEL}', '')`).catch(
+        await executePrepared(this.pool, `select pg_notify('${WAKE_CHANNEL}', '')`).catch(
           () => undefined, // the leader's sweep publishes it all the same
         );
       } while (this.notifyAgain && this.started);
@@ -247,7 +249,7 @@ export class OutboxRelay {
 
   /** A replica that does not lead cannot tell the leader's published rows from failed ones until its next claim: five seconds at most at rest. */
   private async backlog(): Promise<OutboxBacklog> {
-    const [row] = await executePrepared<{ rows: string; oldest: number | null }>(this.orm.em.fork(), OUTBOX_BACKLOG, [
+    const [row] = await executePrepared<{ rows: string; oldest: number | null }>(this.pool, OUTBOX_BACKLOG, [
       this.claims.awaitingDelete,
     ]);
     return { rows: Number(row.rows), oldestAgeSeconds: row.oldest ?? 0 };
@@ -256,7 +258,7 @@ export class OutboxRelay {
   /** The leader purges for all replicas: one delete at a time. */
   private async purge(): Promise<void> {
     try {
-      await purgeProcessedEvents(this.orm.em.fork(), this.settings.processedEventRetentionMs);
+      await purgeProcessedEvents(this.pool, this.settings.processedEventRetentionMs);
     } catch (error) {
       this.logger.warn(`Purging processed_event failed: ${asError(error).message}`);
     }

@@ -17,7 +17,7 @@ import {
 import { RpcHandler } from '@petstore/service-kit';
 import { OrdersService } from './orders.service';
 
-/** Each message gets its own EntityManager fork (@CreateRequestContext reads `orm`). */
+/** Each message but a placement gets its own EntityManager fork (@CreateRequestContext reads `orm`). */
 @Controller()
 export class OrdersController {
   constructor(
@@ -25,8 +25,12 @@ export class OrdersController {
     private readonly orm: MikroORM,
   ) {}
 
+  /**
+   * No request context: a placement is one statement, or its key's transaction (a fork of its
+   * own), and needs no unit of work; a held answer reads the order in a context of its own
+   * (OrdersService.place). A context here was an EntityManager made per order.
+   */
   @RpcHandler(OrdersRpc.placeOrder)
-  @CreateRequestContext()
   place(@Payload() command: PlaceOrderCommand): Promise<PlaceOrderResult> {
     return this.orders.place(command);
   }

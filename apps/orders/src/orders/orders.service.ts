@@ -1,5 +1,5 @@
 import { LockMode } from '@mikro-orm/core';
-import { EntityManager, type FilterQuery } from '@mikro-orm/postgresql';
+import { EntityManager, RequestContext, type FilterQuery } from '@mikro-orm/postgresql';
 import { Injectable, type OnModuleDestroy, type OnModuleInit } from '@nestjs/common';
 import {
   ORDER_QUANTITY,
@@ -57,8 +57,8 @@ function orderNotFound(id: string | number): DomainError {
 }
 
 /**
- * What clients ask of orders. RPC methods expect a request context (the controller creates
- * one per message); what other services' events do to orders is OrderSagaService's.
+ * What clients ask of orders. RPC methods but `place` expect a request context (the controller
+ * creates one per message); what other services' events do to orders is OrderSagaService's.
  */
 @Injectable()
 export class OrdersService implements OnModuleInit, OnModuleDestroy {
@@ -106,7 +106,8 @@ export class OrdersService implements OnModuleInit, OnModuleDestroy {
     const waited = await this.waits.until(
       orderId,
       waitSeconds,
-      () => this.get({ id: String(orderId), requestId }),
+      // Placing ran with no request context (OrdersController.place): each read makes its own.
+      () => RequestContext.create(this.em, () => this.get({ id: String(orderId), requestId })),
       placed.order,
     );
     // A replay answers what this request answers: the order as it is after the wait.

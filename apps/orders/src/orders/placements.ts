@@ -1,7 +1,7 @@
 import { MikroORM, type EntityManager } from '@mikro-orm/postgresql';
 import { Injectable } from '@nestjs/common';
 import { OrderPlaced, type EnvelopeOf } from '@petstore/contracts';
-import { executePrepared } from '@petstore/database';
+import { executePrepared, poolEntityManager } from '@petstore/database';
 import { OutboxWriter, outboxRow, type OutboxRow } from '@petstore/messaging';
 
 export interface NewOrderRow {
@@ -35,11 +35,14 @@ const MAX_BATCH = 500;
 export class Placements {
   private waiting: Pending[] = [];
   private running = false;
+  private readonly pool: EntityManager;
 
   constructor(
-    private readonly orm: MikroORM,
+    orm: MikroORM,
     private readonly outbox: OutboxWriter,
-  ) {}
+  ) {
+    this.pool = poolEntityManager(orm);
+  }
 
   /**
    * The order's id, or undefined when its pet is not known (or deleted). `event` is the
@@ -60,7 +63,7 @@ export class Placements {
       while (this.waiting.length > 0) {
         const batch = this.waiting.splice(0, MAX_BATCH);
         try {
-          const ids = await insertOrders(this.orm.em.fork(), batch);
+          const ids = await insertOrders(this.pool, batch);
           this.outbox.committed();
           batch.forEach((pending, index) => pending.resolve(ids.get(index)));
         } catch (error) {
