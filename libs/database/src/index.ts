@@ -4,6 +4,7 @@ export * from './database-readiness.check';
 export * from './runtime-role';
 export * from './database-unavailable';
 export * from './prepared-statement';
+export * from './statement-transaction';
 export * from './listening-session';
 export * from './schema-drift';
 export * from './timestamp-properties';

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { EntityManager, Knex, MikroORM } from '@mikro-orm/postgresql';
-import type { Client as PgClient, QueryResultRow } from 'pg';
+import type { QueryResultRow } from 'pg';
+import { StatementTransaction, type PoolConnection } from './statement-transaction';
 
 interface Statement {
   name: string;
@@ -26,10 +27,11 @@ export interface StatementOptions {
 
 /**
  * Runs `sql` (`?` placeholders, as `em.execute` takes them) in em's transaction when there is
- * one, else on a pooled connection. The driver binds `params` (an array goes as one PostgreSQL
- * array: write `?::bigint[]`, not `array[?]`), and by default the statement is prepared by name
- * (see StatementOptions). `em.execute` instead writes every value into a new text, parsed and
- * planned on every call: on the saga's hot statements that was as much work as running them.
+ * one (knex's, or a StatementTransaction's), else on a pooled connection. The driver binds
+ * `params` (an array goes as one PostgreSQL array: write `?::bigint[]`, not `array[?]`), and by
+ * default the statement is prepared by name (see StatementOptions). `em.execute` instead writes
+ * every value into a new text, parsed and planned on every call: on the saga's hot statements
+ * that was as much work as running them.
  *
  * The text is final, so it goes to pg on a connection from knex's pool (or the transaction's)
  * without a knex query builder: building, compiling and running one per statement was about a
@@ -48,22 +50,25 @@ export async function executePrepared<Row = Record<string, unknown>>(
   // A name makes it a prepared statement; none is pg's unnamed statement, planned with the values.
   const values = params as unknown[];
   const query = plan === 'cached' ? { name, text, values } : { text, values };
-  const transaction = em.getTransactionContext<Knex.Transaction>();
-  // A transaction's knex client hands out the transaction's own connection and keeps it on release.
-  const { client } = transaction ?? em.getKnex();
-  let connection: PoolConnection | undefined;
+  const transaction = em.getTransactionContext<Knex.Transaction | StatementTransaction>();
   try {
     // As knex refuses it: the transaction ended under the caller (its connection failed, or it was rolled back).
     if (transaction?.isCompleted()) throw new Error('Transaction query already complete, run with DEBUG=knex:tx for more info');
-    connection = (await client.acquireConnection()) as PoolConnection;
-    const result = await connection.query<Row & QueryResultRow>(query);
-    return result.rows;
+    if (transaction instanceof StatementTransaction) {
+      return (await transaction.connection.query<Row & QueryResultRow>(query)).rows;
+    }
+    // A transaction's knex client hands out the transaction's own connection and keeps it on release.
+    const { client } = transaction ?? em.getKnex();
+    const connection = (await client.acquireConnection()) as PoolConnection;
+    try {
+      return (await connection.query<Row & QueryResultRow>(query)).rows;
+    } finally {
+      await client.releaseConnection(connection);
+    }
   } catch (error) {
     // As em.execute throws them: a MikroORM DriverException (UniqueConstraintViolationException,
     // LockWaitTimeoutException...), with the driver's code and fields kept.
     throw em.getDriver().convertException(error as Error);
-  } finally {
-    if (connection) await client.releaseConnection(connection);
   }
 }
 
@@ -75,9 +80,6 @@ export async function executePrepared<Row = Record<string, unknown>>(
 export function poolEntityManager(orm: MikroORM): EntityManager {
   return orm.em.fork();
 }
-
-/** A connection of knex's pool: a pg client. */
-type PoolConnection = Pick<PgClient, 'query'>;
 
 function statementOf(sql: string): Statement {
   let statement = statements.get(sql);

@@ -4,7 +4,7 @@ import { MikroOrmModule } from '@mikro-orm/nestjs';
 import { Migration } from '@mikro-orm/migrations';
 import { MikroORM, type EntityManager } from '@mikro-orm/postgresql';
 import { OrderPlaced, Topics, deadLetterTopic, type EnvelopeOf, type EventEnvelope } from '@petstore/contracts';
-import { databaseOptions, prepareTestDatabase } from '@petstore/database';
+import { databaseOptions, executePrepared, prepareTestDatabase } from '@petstore/database';
 import {
   DEAD_LETTER_HEADERS,
   LogLevel,
@@ -59,15 +59,16 @@ class OrderPlacedEffectHandler implements EventHandlerOf<typeof OrderPlaced> {
   constructor(@Inject(CONSUMER) private readonly consumer: string) {}
 
   async handleBatch(events: EnvelopeOf<typeof OrderPlaced>[], em: EntityManager): Promise<void> {
-    const missing = await em.execute<{ order_id: number }[]>(
-      `select order_id from spec_outage where consumer = ? and order_id in (${events.map(() => '?').join(', ')})`,
-      [this.consumer, ...events.map((event) => event.payload.orderId)],
+    const missing = await executePrepared<{ order_id: number }>(
+      em,
+      'select order_id from spec_outage where consumer = ? and order_id = any(?::int[])',
+      [this.consumer, events.map((event) => event.payload.orderId)],
     );
     if (missing.length > 0) throw new NonRetriableError(`order ${missing[0].order_id} is unknown here`);
-    await em.execute(
-      `insert into spec_effect (consumer, event_id) values ${events.map(() => '(?, ?)').join(', ')}`,
-      events.flatMap((event) => [this.consumer, event.eventId]),
-    );
+    await executePrepared(em, 'insert into spec_effect (consumer, event_id) select ?, unnest(?::uuid[])', [
+      this.consumer,
+      events.map((event) => event.eventId),
+    ]);
   }
 }
 

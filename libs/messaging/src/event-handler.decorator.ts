@@ -10,6 +10,9 @@ const EVENT_HANDLER = Symbol('EVENT_HANDLER');
  * transaction on `em` that also records how far the partition was applied; events it
  * publishes go through the outbox on the same `em`. Throwing rolls everything back; the
  * events are then handled one at a time, retried, and dead-lettered.
+ *
+ * The transaction is a statement transaction (libs/database): `em` runs statements
+ * (executePrepared) and commit hooks, and refuses entity reads and changes.
  */
 export interface EventHandlerOf<D extends AnyEventDefinition> {
   handleBatch(events: EnvelopeOf<D>[], em: EntityManager): Promise<void>;

@@ -18,6 +18,7 @@ import {
   type ConsumedMessage,
   type RefusedMessage,
 } from '@petstore/kafka';
+import { inStatementTransaction } from '@petstore/database';
 import { startSpan, withLogContext } from '@petstore/observability';
 import { admit, type Admissible, type Admission } from './consumer-positions';
 import { handledEvents, type EventHandlerOf } from './event-handler.decorator';
@@ -121,10 +122,9 @@ export class EventDispatcher {
     let accepted: Accepted[] = [];
     let outcomes: string[] = [];
     try {
-      // Straight from the global EntityManager: `transactional` forks it once, and with no global
-      // context allowed (database-options.ts) merges nothing back. A fork first would be a second
-      // EntityManager per batch, and a merge of the batch's entities into a fork then dropped.
-      await this.orm.em.transactional(async (em) => {
+      // Handlers write with statements only (see EventHandlerOf), so their transaction needs
+      // none of MikroORM's and knex's transaction machinery.
+      await inStatementTransaction(this.orm, async (em) => {
         // Only what this service handles needs deduplicating: a skipped message has no effect to
         // repeat, and a refused one must not move the position.
         const counted = parsed.filter((one) => one.route !== undefined && !one.refusal);
@@ -156,8 +156,6 @@ export class EventDispatcher {
               run.events.map((one) => one.envelope),
               em,
             );
-            await em.flush();
-            em.clear();
           }
         });
       });

@@ -16,7 +16,7 @@ import {
   type EnvelopeOf,
   type EventEnvelope,
 } from '@petstore/contracts';
-import { databaseOptions, prepareTestDatabase } from '@petstore/database';
+import { databaseOptions, executePrepared, prepareTestDatabase } from '@petstore/database';
 import {
   DEAD_LETTER_HEADERS,
   LogLevel,
@@ -84,10 +84,10 @@ class OrderPlacedSpecHandler implements EventHandlerOf<typeof OrderPlaced> {
 
   async handleBatch(events: EnvelopeOf<typeof OrderPlaced>[], em: EntityManager): Promise<void> {
     if (events.some((event) => event.payload.quantity === 999)) throw new Error('the stock system is on fire');
-    await em.execute(
-      `insert into spec_effect (event_id, replica) values ${events.map(() => '(?, ?)').join(', ')}`,
-      events.flatMap((event) => [event.eventId, this.replica]),
-    );
+    await executePrepared(em, 'insert into spec_effect (event_id, replica) select unnest(?::uuid[]), ?', [
+      events.map((event) => event.eventId),
+      this.replica,
+    ]);
     for (const event of events) {
       const { orderId, petId, quantity } = event.payload;
       this.outbox.add(em, StockReserved.create({ orderId, petId, quantity, remaining: 0 }, causedBy(event, SERVICE)));
