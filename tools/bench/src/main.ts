@@ -5,6 +5,7 @@ import { gatewayCpu } from './gateway-cpu';
 import { perfByPackage } from './perf-by-package';
 import { reportFromRaw } from './report';
 import { roundTripCost } from './round-trip-cost';
+import { transactionCost } from './transaction-cost';
 
 export { userLoad } from './user-load';
 export { benchmark, cpuProfileSummary, gatewayCpu };
@@ -15,12 +16,13 @@ const COMMANDS: Record<string, (...args: string[]) => Promise<number>> = {
   'perf-by-package': perfByPackage,
   report: reportFromRaw,
   'round-trip-cost': roundTripCost,
+  'transaction-cost': transactionCost,
 };
 
 /**
  * `node scripts/bench.mjs` (`npm run bench`): the whole benchmark; `node scripts/bench.mjs
- * gateway-cpu …`, `cpu-profile-summary …`, `perf-by-package …`, `report …` or `round-trip-cost …`:
- * one of its helper commands.
+ * gateway-cpu …`, `cpu-profile-summary …`, `perf-by-package …`, `report …`, `round-trip-cost …`
+ * or `transaction-cost …`: one of its helper commands.
  */
 export async function bench(command?: string, ...args: string[]): Promise<number> {
   if (command === undefined) return benchmark();
