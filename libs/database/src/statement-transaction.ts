@@ -55,10 +55,10 @@ export class StatementTransaction {
  * OutboxWriter work unchanged.
  *
  * Why not `em.transactional`: for one statement, MikroORM's and knex's transaction objects (a
- * knex instance made per transaction, two forks, a flush) cost 255–330 µs of CPU against
- * 125–135 µs for this, on the same host (docs/BENCHMARKS-HISTORY.md, "A statement transaction
- * for the event handlers"); a consumer pays that for every batch, and at a shop's rates a
- * batch is one order.
+ * knex instance made per transaction, two forks, a flush) cost 337 µs of the client's CPU
+ * against 125 µs for this, and plain pg's 85, on one host (`node scripts/bench.mjs
+ * transaction-cost`). A consumer pays that for every batch, and at a shop's rates a batch is
+ * one order.
  */
 export async function inStatementTransaction<T>(orm: MikroORM, work: (em: EntityManager) => Promise<T>): Promise<T> {
   const em = orm.em.fork();
