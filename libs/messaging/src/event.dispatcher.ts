@@ -10,6 +10,7 @@ import {
   type AnyEventDefinition,
   type EventEnvelope,
 } from '@petstore/contracts';
+import { inStatementTransaction } from '@petstore/database';
 import {
   EVENT_HEADERS,
   NonRetriableError,
@@ -18,7 +19,6 @@ import {
   type ConsumedMessage,
   type RefusedMessage,
 } from '@petstore/kafka';
-import { inStatementTransaction } from '@petstore/database';
 import { startSpan, withLogContext } from '@petstore/observability';
 import { admit, type Admissible, type Admission } from './consumer-positions';
 import { handledEvents, type EventHandlerOf } from './event-handler.decorator';
