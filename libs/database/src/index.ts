@@ -9,3 +9,4 @@ export * from './listening-session';
 export * from './schema-drift';
 export * from './timestamp-properties';
 export * from './reads-per-turn';
+export * from './testing/scratch-database';

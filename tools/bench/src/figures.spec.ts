@@ -1,4 +1,4 @@
-import { percentile, round, shareOfCore } from './figures';
+import { median, percentile, round, shareOfCore } from './figures';
 
 describe('percentile', () => {
   const ten = [1, 2, 3, 4, 5, 6, 7, 8, 9, 10];
@@ -32,5 +32,13 @@ describe('round', () => {
   it('gives a share of one core in percent', () => {
     expect(shareOfCore(0.6, 60)).toBe(1);
     expect(shareOfCore(30, 60)).toBe(50);
+  });
+});
+
+describe('median', () => {
+  it('reads the median of the rounds, odd or even in number, whatever their order', () => {
+    expect(median([9, 1, 5])).toBe(5);
+    expect(median([130, 120, 400, 125])).toBe(127.5);
+    expect(median([42])).toBe(42);
   });
 });

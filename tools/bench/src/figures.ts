@@ -26,6 +26,13 @@ export function percentile(sorted: readonly number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
 }
 
+/** The middle of `values` (the mean of the two middle ones for an even count), in any order. */
+export function median(values: readonly number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  const middle = Math.floor(sorted.length / 2);
+  return sorted.length % 2 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
+}
+
 /** Each process's share of one core (%) from CPU seconds used over `seconds`. */
 export function shareOfCore(cpuSeconds: number, seconds: number): number | null {
   return round((cpuSeconds / seconds) * 100, 2);

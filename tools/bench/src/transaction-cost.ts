@@ -3,12 +3,11 @@
 // The event consumers pay one per batch, and at a shop's rates a batch is one order; the floor
 // pays plain pg's. The figure is the Node process's CPU (every thread) per transaction, after a
 // warm-up, in rounds that take the ways in turn; the median of the rounds is the one to read.
-import { MikroORM } from '@mikro-orm/postgresql';
+import type { MikroORM } from '@mikro-orm/postgresql';
 import { Client } from 'pg';
-import { databaseOptions, executePrepared, inStatementTransaction } from '@petstore/database';
-import { ADMIN_DATABASE_URL } from './knobs';
+import { ScratchDatabase, executePrepared, inStatementTransaction } from '@petstore/database';
+import { median } from './figures';
 
-const DATABASE = 'petstore_transaction_cost_bench';
 const STATEMENT = 'select 1 as one';
 
 type Way = (orm: MikroORM, pg: Client) => Promise<unknown>;
@@ -34,22 +33,6 @@ async function cpuUsPerCall(way: () => Promise<unknown>, count: number): Promise
   return (spent.user + spent.system) / count;
 }
 
-export function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  const middle = Math.floor(sorted.length / 2);
-  return sorted.length % 2 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
-}
-
-async function onServer(sql: string): Promise<void> {
-  const admin = new Client({ connectionString: ADMIN_DATABASE_URL });
-  await admin.connect();
-  try {
-    await admin.query(sql);
-  } finally {
-    await admin.end();
-  }
-}
-
 export async function transactionCost(transactions = '4000', rounds = '4'): Promise<number> {
   const count = Number(transactions);
   const roundCount = Number(rounds);
@@ -57,16 +40,11 @@ export async function transactionCost(transactions = '4000', rounds = '4'): Prom
     console.error('usage: node scripts/bench.mjs transaction-cost [transactions=4000] [rounds=4]');
     return 2;
   }
-  await onServer(`drop database if exists ${DATABASE} with (force)`);
-  await onServer(`create database ${DATABASE}`);
-  const url = new URL(ADMIN_DATABASE_URL);
-  url.pathname = `/${DATABASE}`;
+  const database = new ScratchDatabase('transaction_cost');
+  await database.create();
   // One connection each, as a consumer's transaction holds one.
-  const orm = await MikroORM.init({
-    ...databaseOptions({ url: url.toString(), entities: [], migrations: [], poolMax: 1 }),
-    discovery: { warnWhenNoEntities: false },
-  });
-  const pg = new Client({ connectionString: url.toString() });
+  const orm = await database.openOrm(1);
+  const pg = new Client({ connectionString: database.url });
   await pg.connect();
   try {
     const figures = new Map<string, number[]>(Object.keys(WAYS).map((name) => [name, []]));
@@ -83,6 +61,6 @@ export async function transactionCost(transactions = '4000', rounds = '4'): Prom
   } finally {
     await pg.end();
     await orm.close(true);
-    await onServer(`drop database if exists ${DATABASE} with (force)`);
+    await database.drop();
   }
 }

@@ -5,7 +5,10 @@ import { databaseOptions } from '../database-options';
 
 const SERVER = 'postgres://postgres@127.0.0.1:5432';
 
-/** A database of one suite's own on the local server, for this library's tests: made, then dropped with whatever still holds it. */
+/**
+ * A database of one suite's own on the local server, for this library's tests and the bench's
+ * `transaction-cost`: made, then dropped with whatever still holds it.
+ */
 export class ScratchDatabase {
   readonly name: string;
   readonly url: string;
