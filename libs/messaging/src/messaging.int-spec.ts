@@ -240,7 +240,7 @@ describe('messaging (outbox relay and idempotent consumer) against PostgreSQL an
         });
         await probe.waitFor((event) => event.eventId === inner.eventId, 5000);
         expect(() => writer.add(orm.em.fork(), orderPlaced(501))).toThrow(
-          'OutboxWriter.add needs the EntityManager of an em.transactional(...) callback',
+          'OutboxWriter.add needs the EntityManager of an em.transactional(...) or inStatementTransaction(...) callback',
         );
       } finally {
         await relay.stop();

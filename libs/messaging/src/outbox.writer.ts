@@ -78,7 +78,7 @@ export class OutboxWriter {
   add(em: EntityManager, envelope: EventEnvelope): void {
     const transaction = em.getTransactionContext<object>();
     if (!transaction) {
-      throw new Error('OutboxWriter.add needs the EntityManager of an em.transactional(...) callback');
+      throw new Error('OutboxWriter.add needs the EntityManager of an em.transactional(...) or inStatementTransaction(...) callback');
     }
     let rows = this.pending.get(transaction);
     if (!rows) {

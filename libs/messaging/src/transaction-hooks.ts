@@ -43,7 +43,9 @@ export class TransactionHooks implements OnModuleInit {
 
   private of(em: EntityManager): Hooks {
     const transaction = em.getTransactionContext<object>();
-    if (!transaction) throw new Error('Commit hooks need the EntityManager of an em.transactional(...) callback');
+    if (!transaction) {
+      throw new Error('Commit hooks need the EntityManager of an em.transactional(...) or inStatementTransaction(...) callback');
+    }
     const root = rootTransaction(transaction);
     let hooks = this.hooks.get(root);
     if (!hooks) this.hooks.set(root, (hooks = { before: [], beforeLast: [], after: [] }));

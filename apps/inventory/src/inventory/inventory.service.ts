@@ -1,4 +1,4 @@
-import { EntityManager, type FilterQuery } from '@mikro-orm/postgresql';
+import { EntityManager, MikroORM, type FilterQuery } from '@mikro-orm/postgresql';
 import { Injectable } from '@nestjs/common';
 import { CatalogClient } from '@petstore/catalog-client';
 import {
@@ -11,6 +11,7 @@ import {
   type Page,
   type SetStockCommand,
 } from '@petstore/contracts';
+import { inStatementTransaction } from '@petstore/database';
 import { DomainError, pageCursor, pageLimit, pageOf, parsePathId } from '@petstore/service-kit';
 import { INVENTORY_PRODUCER } from '../config';
 import { createEntries } from './entries';
@@ -28,6 +29,7 @@ function itemNotFound(petId: string | number): DomainError {
 export class InventoryService {
   constructor(
     private readonly em: EntityManager,
+    private readonly orm: MikroORM,
     private readonly catalog: CatalogClient,
     private readonly stock: StockBatches,
     private readonly parked: ParkedOrders,
@@ -57,7 +59,7 @@ export class InventoryService {
     }
     const petId = parsePathId(id);
     if (petId === undefined || !(await this.existingEntry(petId, requestId))) throw itemNotFound(id);
-    return this.em.transactional(async (em) => {
+    return inStatementTransaction(this.orm, async (em) => {
       const batch = this.stock.of(em);
       await batch.load([petId]);
       const meta = { producer: INVENTORY_PRODUCER, correlationId: requestId };

@@ -2,7 +2,7 @@ import { EntityManager, MikroORM } from '@mikro-orm/postgresql';
 import { Injectable, Logger, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
 import { CatalogClient } from '@petstore/catalog-client';
 import { causedBy, type EventEnvelope } from '@petstore/contracts';
-import { executePrepared } from '@petstore/database';
+import { executePrepared, inStatementTransaction } from '@petstore/database';
 import { backoffDelay } from '@petstore/backoff';
 import { TransactionHooks } from '@petstore/messaging';
 import { INVENTORY_PRODUCER } from '../config';
@@ -107,7 +107,7 @@ export class ParkedOrders implements OnApplicationBootstrap, OnApplicationShutdo
   /** The parked orders of the pets that have an entry now, in one transaction. */
   private async decide(petIds: number[]): Promise<void> {
     if (petIds.length === 0) return;
-    await this.orm.em.fork().transactional(async (em: EntityManager) => {
+    await inStatementTransaction(this.orm, async (em) => {
       const batch = this.stock.of(em);
       await batch.load(petIds);
       await batch.decideParked(petIds, (event: EventEnvelope) => causedBy(event, INVENTORY_PRODUCER));

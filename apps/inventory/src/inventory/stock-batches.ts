@@ -15,7 +15,9 @@ export class StockBatches {
 
   of(em: EntityManager): StockBatch {
     const transaction = em.getTransactionContext<object>();
-    if (!transaction) throw new Error('A stock batch needs the EntityManager of an em.transactional(...) callback');
+    if (!transaction) {
+      throw new Error('A stock batch needs the EntityManager of an em.transactional(...) or inStatementTransaction(...) callback');
+    }
     let batch = this.batches.get(transaction);
     if (!batch) {
       const created = (batch = new StockBatch(em, this.outbox));

@@ -1,5 +1,5 @@
 import { LockMode } from '@mikro-orm/core';
-import { EntityManager, RequestContext, type FilterQuery } from '@mikro-orm/postgresql';
+import { EntityManager, MikroORM, RequestContext, type FilterQuery } from '@mikro-orm/postgresql';
 import { Injectable, type OnModuleDestroy, type OnModuleInit } from '@nestjs/common';
 import {
   ORDER_QUANTITY,
@@ -23,7 +23,7 @@ import {
   type PlaceOrderCommand,
   type PlaceOrderResult,
 } from '@petstore/contracts';
-import { executePrepared } from '@petstore/database';
+import { executePrepared, inStatementTransaction, poolEntityManager } from '@petstore/database';
 import { OutboxWriter, TransactionHooks, outboxRow } from '@petstore/messaging';
 import { DomainError, pageCursor, pageLimit, pageOf, parsePathId } from '@petstore/service-kit';
 import { ORDERS_PRODUCER } from '../config';
@@ -62,15 +62,21 @@ function orderNotFound(id: string | number): DomainError {
  */
 @Injectable()
 export class OrdersService implements OnModuleInit, OnModuleDestroy {
+  /** For the metrics' statement, outside any request's context. */
+  private readonly pool: EntityManager;
+
   constructor(
     private readonly em: EntityManager,
+    private readonly orm: MikroORM,
     private readonly outbox: OutboxWriter,
     private readonly hooks: TransactionHooks,
     private readonly pets: KnownPetsService,
     private readonly keys: IdempotencyKeys,
     private readonly waits: DecisionWaits,
     private readonly placements: Placements,
-  ) {}
+  ) {
+    this.pool = poolEntityManager(orm);
+  }
 
   onModuleInit(): void {
     oldestPlacedOrder.answerWith(() => this.oldestPlacedAgeSeconds());
@@ -86,7 +92,7 @@ export class OrdersService implements OnModuleInit, OnModuleDestroy {
    * one index probe, however many orders there are.
    */
   async oldestPlacedAgeSeconds(): Promise<number> {
-    const [oldest] = await executePrepared<{ age: number }>(this.em.fork(), OLDEST_PLACED_AGE);
+    const [oldest] = await executePrepared<{ age: number }>(this.pool, OLDEST_PLACED_AGE);
     return oldest ? Math.max(0, oldest.age) : 0;
   }
 
@@ -137,17 +143,15 @@ export class OrdersService implements OnModuleInit, OnModuleDestroy {
       return order ? { order, replayed: false } : 'pet not known';
     }
     try {
-      return await this.em
-        .transactional(async (em) => {
-          const claim = await this.keys.claim(em, idempotency);
-          if (claim.kind === 'replay') return { order: claim.order, replayed: true };
-          const order = await this.insertForKnownPet(em, fields, requestId);
-          // Rolls back the key too: the catalog is asked with nothing held, and the key claimed again.
-          if (!order) throw new PetNotKnown();
-          await this.keys.remember(em, idempotency, order);
-          return { order, replayed: false };
-        })
-        .finally(() => this.outbox.committed());
+      return await inStatementTransaction(this.orm, async (em) => {
+        const claim = await this.keys.claim(em, idempotency);
+        if (claim.kind === 'replay') return { order: claim.order, replayed: true };
+        const order = await this.insertForKnownPet(em, fields, requestId);
+        // Rolls back the key too: the catalog is asked with nothing held, and the key claimed again.
+        if (!order) throw new PetNotKnown();
+        await this.keys.remember(em, idempotency, order);
+        return { order, replayed: false };
+      }).finally(() => this.outbox.committed());
     } catch (error) {
       if (error instanceof PetNotKnown) return 'pet not known';
       if (isKeyLockTimeout(error)) throw keyInUse();
