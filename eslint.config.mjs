@@ -43,6 +43,26 @@ export default [
     rules: { '@nx/enforce-module-boundaries': 'off' },
   },
   {
+    // libs/database's rule: SQL that is not ORM work goes through executePrepared, which runs in the
+    // caller's transaction (knex's or a statement transaction's). `em.execute` and
+    // `getConnection().execute` run outside a statement transaction, on another pooled connection.
+    files: ['apps/*/src/**/*.ts', 'libs/*/src/**/*.ts'],
+    ignores: ['libs/database/src/**', 'libs/testing/src/**', '**/*.spec.ts', '**/*.int-spec.ts'],
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector: "CallExpression[callee.property.name='execute']",
+          message: 'Run SQL with executePrepared(em, sql, params) from @petstore/database (libs/database/README.md).',
+        },
+        {
+          selector: "CallExpression[callee.property.name='raw']",
+          message: 'Run SQL with executePrepared(em, sql, params) from @petstore/database (libs/database/README.md).',
+        },
+      ],
+    },
+  },
+  {
     files: ['**/*.ts'],
     rules: {
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
