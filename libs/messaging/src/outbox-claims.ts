@@ -22,10 +22,19 @@ export interface ClaimedRow {
  * the same number, and along each partition the numbers only grow. It also deletes the rows the
  * previous batch published ($2): a cycle is one statement and one send, with no round trip of
  * its own for the delete. At rest the sweep's claim deletes the last batch.
+ *
+ * The delete's bounds say nothing `= any` does not, but they make it go through the primary key
+ * in every plan. The statement is prepared once per session, and planned again whenever the
+ * table is emptied; on an empty table, PostgreSQL's generic plan for `seq = any($2)` alone was a
+ * sequential scan, kept while the table filled with deleted rows (about a thousand pages before
+ * the next emptying), and every claim walked them: 0.5–1 ms of the server's CPU per claim
+ * (docs/BENCHMARKS-HISTORY.md, "The relay's delete through the primary key").
  */
 const CLAIM = `
   with published as (
-    delete from outbox_event where seq = any($2::bigint[])
+    delete from outbox_event
+     where seq = any($2::bigint[])
+       and seq between (select min(s) from unnest($2::bigint[]) s) and (select max(s) from unnest($2::bigint[]) s)
   ), fresh as (
     select seq, row_number() over (order by seq) as n
       from (select seq from outbox_event where publish_seq is null order by seq limit $1) f
