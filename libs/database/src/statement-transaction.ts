@@ -47,6 +47,18 @@ export class StatementTransaction {
 }
 
 /**
+ * em's transaction, knex's or a statement transaction's: what work done for a transaction is
+ * kept by, until it commits. `needs` begins the error when em has none ("OutboxWriter.add needs").
+ */
+export function transactionOf(em: EntityManager, needs: string): object {
+  const transaction = em.getTransactionContext<object>();
+  if (!transaction) {
+    throw new Error(`${needs} the EntityManager of an em.transactional(...) or inStatementTransaction(...) callback`);
+  }
+  return transaction;
+}
+
+/**
  * Runs `work` in one transaction on one pooled connection, for work that is statements only
  * (executePrepared, as the event handlers' is): BEGIN, the work, COMMIT, or ROLLBACK when it
  * throws. `work` gets an EntityManager fork whose statements run in the transaction, and code

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { executePrepared } from '@petstore/database';
+import { executePrepared, transactionOf } from '@petstore/database';
 import { findEventDefinition, type EventEnvelope } from '@petstore/contracts';
 import { OutboxRelay } from './outbox.relay';
 import { TransactionHooks } from './transaction-hooks';
@@ -76,10 +76,7 @@ export class OutboxWriter {
    * (or never), so it is refused.
    */
   add(em: EntityManager, envelope: EventEnvelope): void {
-    const transaction = em.getTransactionContext<object>();
-    if (!transaction) {
-      throw new Error('OutboxWriter.add needs the EntityManager of an em.transactional(...) or inStatementTransaction(...) callback');
-    }
+    const transaction = transactionOf(em, 'OutboxWriter.add needs');
     let rows = this.pending.get(transaction);
     if (!rows) {
       const batch: OutboxRow[] = (rows = []);

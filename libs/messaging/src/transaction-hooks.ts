@@ -1,6 +1,7 @@
 import { Injectable, type OnModuleInit } from '@nestjs/common';
 import type { EventSubscriber, Transaction, TransactionEventArgs } from '@mikro-orm/core';
 import { MikroORM, type EntityManager } from '@mikro-orm/postgresql';
+import { transactionOf } from '@petstore/database';
 
 type BeforeCommit = (em: EntityManager, transaction: Transaction) => Promise<void>;
 
@@ -42,10 +43,7 @@ export class TransactionHooks implements OnModuleInit {
   }
 
   private of(em: EntityManager): Hooks {
-    const transaction = em.getTransactionContext<object>();
-    if (!transaction) {
-      throw new Error('Commit hooks need the EntityManager of an em.transactional(...) or inStatementTransaction(...) callback');
-    }
+    const transaction = transactionOf(em, 'Commit hooks need');
     const root = rootTransaction(transaction);
     let hooks = this.hooks.get(root);
     if (!hooks) this.hooks.set(root, (hooks = { before: [], beforeLast: [], after: [] }));

@@ -1,5 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { Injectable } from '@nestjs/common';
+import { transactionOf } from '@petstore/database';
 import { OutboxWriter, TransactionHooks } from '@petstore/messaging';
 import { StockBatch } from './stock-batch';
 
@@ -14,10 +15,7 @@ export class StockBatches {
   ) {}
 
   of(em: EntityManager): StockBatch {
-    const transaction = em.getTransactionContext<object>();
-    if (!transaction) {
-      throw new Error('A stock batch needs the EntityManager of an em.transactional(...) or inStatementTransaction(...) callback');
-    }
+    const transaction = transactionOf(em, 'A stock batch needs');
     let batch = this.batches.get(transaction);
     if (!batch) {
       const created = (batch = new StockBatch(em, this.outbox));
