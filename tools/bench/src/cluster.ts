@@ -11,7 +11,7 @@ import { brokerTicks } from './cluster-brokers';
 import { CLUSTER_RATE, CLUSTER_READ_SECONDS, READ_RATE, WARM_JIT_SHARE, WARMUP_MAX_RUNS } from './cluster-settings';
 import { rpcServed, type Spread, spreadOf } from './cluster-spread';
 import { log, round } from './figures';
-import { API_KEY, BENCH_CLUSTER_KAFKA, CLUSTER_REPLICAS, ORDER_PETS, STOCK_PER_PET } from './knobs';
+import { API_KEY, BENCH_CLUSTER_KAFKA, CLUSTER_FLOOR_REPLICAS, CLUSTER_REPLICAS, ORDER_PETS, STOCK_PER_PET } from './knobs';
 import { atRate, capacity, capacityInRounds, type Capacity } from './measure';
 import { pacedLoad } from './paced-load';
 import { childrenOf } from './proc-cpu';
@@ -49,11 +49,17 @@ function benchClusterLayout(namespace: string) {
   return clusterLayout({ offset: 20_000, databaseSuffix: '_cluster_bench', namespace, kafka: BENCH_CLUSTER_KAFKA, replicas });
 }
 
+/** How many replicas of `tier` the layout runs (`<tier>-<n>`). */
+function replicasOf(layout: ReturnType<typeof benchClusterLayout>, tier: string): number {
+  return layout.services.filter((name) => name.replace(/-\d+$/, '') === tier).length;
+}
+
 /**
  * Starts the scaled stack and the saga floor on the same three brokers with the same topic
- * settings, measures saga capacity of both in rounds (with the cluster's RPC spread over the
- * replicas, from its first round) and placed → decided at 250/s of both, then capacity with every
- * order on one pet, and takes it all down.
+ * settings and as many processes of each side as the stack has replicas of each tier, measures
+ * saga capacity of both in rounds (with the cluster's RPC spread over the replicas, from its first
+ * round) and placed → decided at 250/s of both, then capacity with every order on one pet, and
+ * takes it all down.
  */
 export async function benchCluster() {
   const namespace = `bench-${randomBytes(4).toString('hex')}.`;
@@ -102,11 +108,14 @@ export async function benchCluster() {
     }
     const readSpread = spreadOf(beforeReads, await rpcServed(layout));
     const warmup = await warmUpOnBrokers('saga', target);
-    // What replication on these brokers costs any pipeline: the floor's two processes (plain pg and
-    // kafkajs) on the cluster's brokers, topics as the stack's, each of its runs just before the
-    // cluster's of the same kind (capacityInRounds). Each idles while the other runs.
-    log('cluster: saga floor on the same brokers');
+    // The same job done with plain pg and kafkajs: the floor on the cluster's brokers, topics as the
+    // stack's, each side in as many processes as the stack has replicas of a tier (a replica adds a
+    // process and no core here, and the floor pays for that as the stack does), each of its runs
+    // just before the cluster's of the same kind (capacityInRounds). Each idles while the other runs.
+    const floorReplicas = CLUSTER_FLOOR_REPLICAS > 0 ? CLUSTER_FLOOR_REPLICAS : replicasOf(layout, 'orders');
+    log(`cluster: saga floor on the same brokers, ${floorReplicas} process(es) of each side`);
     const floor = await startSagaFloor(layout, namespace, pets.map((pet) => pet.id), {
+      replicas: floorReplicas,
       topics: {
         numPartitions: topics.partitions,
         replicationFactor: topics.replicationFactor,
@@ -134,7 +143,7 @@ export async function benchCluster() {
       log(`cluster: saga floor, then the cluster, at ${CLUSTER_RATE} orders/s`);
       const floorRate = await withBrokerJitShare(() => atRate(floorTarget, CLUSTER_RATE));
       const rate = await withBrokerJitShare(() => atRate(target, CLUSTER_RATE));
-      paired = { ...runs, floorWarmup, capacity: runs.capacity as Capacity, rpcSpread: rpcSpread as Spread, floorRate, rate };
+      paired = { ...runs, floorReplicas, floorWarmup, capacity: runs.capacity as Capacity, rpcSpread: rpcSpread as Spread, floorRate, rate };
     } finally {
       await floor.stop();
     }

@@ -53,6 +53,8 @@ export const CPU_PROFILE_DIR = process.env.BENCH_CPU_PROF;
 export const BASELINE_GATEWAY = process.env.BENCH_BASELINE_GATEWAY;
 /** BENCH_CLUSTER_REPLICAS=<n>: n replicas of every tier in the cluster section instead of its own two. */
 export const CLUSTER_REPLICAS = Number(env('BENCH_CLUSTER_REPLICAS', 0));
+/** BENCH_CLUSTER_FLOOR_REPLICAS=<n>: n processes of each side of the saga floor in the cluster section instead of as many as the cluster has replicas of each tier. */
+export const CLUSTER_FLOOR_REPLICAS = Number(env('BENCH_CLUSTER_FLOOR_REPLICAS', 0));
 
 const CACHE = process.env.PETSTORE_CACHE ?? path.join(os.homedir(), '.cache/petstore');
 /** The everyday broker's data, whose process the CPU accounting counts as kafka. */

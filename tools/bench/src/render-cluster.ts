@@ -20,6 +20,16 @@ export function cpuByTier(cpu: Record<string, number>): Record<string, number | 
   return tiers;
 }
 
+/** `n` and a noun in words: "one replica", "two gateways". */
+function counted(n: number, noun: string, plural = `${noun}s`): string {
+  return `${['no', 'one', 'two', 'three', 'four'][n] ?? n} ${n === 1 ? noun : plural}`;
+}
+
+/** How the saga floor ran on the cluster's brokers: raws from before its replicas ran one process of each side. */
+export function floorShape(c: Pick<ClusterResults, 'floorReplicas'>): string {
+  return `${counted(c.floorReplicas ?? 1, 'process', 'processes')} of each side`;
+}
+
 /** Each unmeasured run: decided/s, and the brokers' JIT compilers' share of their CPU. */
 function warmupRuns(runs: WarmupRun[]): string {
   return runs.map((run) => `${run.decidedPerSecond} decided/s with ${Math.round((run.brokerJitShare ?? 0) * 100)} %`).join(', ');
@@ -51,8 +61,7 @@ export function clusterReport(results: BenchResults): string[] {
   const c = results.cluster;
   if (!c) return [];
   const perTier = c.replicas.gateways.length;
-  const some = (noun: string) => `${['no', 'one', 'two', 'three', 'four'][perTier] ?? perTier} ${noun}${perTier === 1 ? '' : 's'}`;
-  const out = ['', `### Cluster (three brokers, RF 3, min.insync.replicas 2, 12 partitions; ${some('replica')} of every service, ${some('gateway')} behind HAProxy)`, ''];
+  const out = ['', `### Cluster (three brokers, RF 3, min.insync.replicas 2, 12 partitions; ${counted(perTier, 'replica')} of every service, ${counted(perTier, 'gateway')} behind HAProxy)`, ''];
   const row = (name: string, r: Run) => [name, placedPerSecond(r), r.decided, `**${r.decidedPerSecond}**`, `**${r.decisionP50}**`, `**${r.decisionP99}**`, r.failed];
   const single250 = results.rates?.find((r) => r.offeredRate === CLUSTER_RATE);
   const rows = [];
@@ -75,7 +84,7 @@ export function clusterReport(results: BenchResults): string[] {
   if (c.floorCapacity) {
     const ofSingle = results.floorCapacity ? `; the floor on the cluster's brokers / the floor on the single broker: **${decidedRatio(c.floorCapacity, results.floorCapacity)}**` : '';
     const ofFloor = `**${mean}**${rounds.length > 1 ? ` (mean of ${each.join(', ')})` : ''}`;
-    out.push('', `Cluster / the saga floor on the same brokers: ${ofFloor}${ofSingle}.`);
+    out.push('', `Cluster / the saga floor on the same brokers (${floorShape(c)}): ${ofFloor}${ofSingle}.`);
   }
   if (c.warmup?.length) {
     const runs = warmupRuns(c.warmup);

@@ -216,7 +216,15 @@ describe('the report of a full run', () => {
     expect(lines).toContain('- stack, round 2: gateway 0.5, orders 0.25, postgres 0.4; **1.15 ms** in all.');
     expect(lines).toContain('| saga capacity ≥ 0.9 of the floor, single broker | 500 / 2000, 750 / 1000 decided/s: **0.5** (0.25, 0.75; mean of 2 rounds) | **not met** |');
     expect(lines).toContain("| saga floor on the cluster's brokers: capacity, round 2 | 1000 | 20000 | **400** | **12.5** | **80.1** | 0 |");
-    expect(lines).toContain('Cluster / the saga floor on the same brokers: **1.1** (mean of 1.2, 1); the floor on the cluster\'s brokers / the floor on the single broker: **0.25**.');
+    expect(lines).toContain('Cluster / the saga floor on the same brokers (one process of each side): **1.1** (mean of 1.2, 1); the floor on the cluster\'s brokers / the floor on the single broker: **0.25**.');
+  });
+
+  it("names how many processes of each side the saga floor ran on the cluster's brokers, in the section and in the target", () => {
+    const run = fullRun();
+    run.cluster = { ...(run.cluster as NonNullable<BenchResults['cluster']>), floorReplicas: 2, floorCapacity: capacity(500) };
+    const lines = mainBlock(run);
+    expect(lines.some((line) => line.startsWith('Cluster / the saga floor on the same brokers (two processes of each side): '))).toBe(true);
+    expect(lines.some((line) => line.startsWith('| saga capacity ≥ 0.9 of the floor, the cluster (floor on the same brokers, two processes of each side) |'))).toBe(true);
   });
 
   it("says what the saga floor's unmeasured runs on the cluster's brokers decided, and nothing for a raw without them", () => {

@@ -89,6 +89,8 @@ export interface WarmupRun {
 }
 export interface ClusterResults {
   replicas: { services: string[]; gateways: string[] };
+  /** Processes of each side of the saga floor on the cluster's brokers; raws from before it have none: one of each. */
+  floorReplicas?: number;
   topics: { partitions: number; replicationFactor: number; minInsyncReplicas: number };
   reads: Record<string, { requestsPerSecond: Figure; p50: Figure; p99: Figure; failed: number }>;
   readSpread: Spread;

@@ -1,6 +1,6 @@
-// The saga floor's two processes (saga-floor.ts) on their own databases and topics, as a load
-// target of the saga's measurements.
-import { fork } from 'node:child_process';
+// The saga floor's two sides (saga-floor.ts), one process each or replicas of each, on their own
+// databases and topics, as a load target of the saga's measurements.
+import { fork, type ChildProcess } from 'node:child_process';
 import * as path from 'node:path';
 import * as pg from 'pg';
 import { topicSettingsFromEnv } from '@petstore/kafka';
@@ -63,13 +63,23 @@ function stackTopics(): FloorTopics {
 type FloorFront = NonNullable<Settings['FLOOR_FRONT']>;
 
 /**
- * The two processes of the saga floor on their own databases and topics (on `layout`'s brokers,
- * with `topics`' partitions and replication, the stack's unless told), with the order pets stocked;
- * with `front` 'nats', a third in front of them that sends each order over `layout`'s NATS server
- * (which must know the `harness` user: stackLayout's `harness`).
+ * The two sides of the saga floor on their own databases and topics (on `layout`'s brokers, with
+ * `topics`' partitions and replication, the stack's unless told), with the order pets stocked;
+ * with `front` 'nats', a third process in front of them that sends each order over `layout`'s NATS
+ * server (which must know the `harness` user: stackLayout's `harness`). With `replicas` above one,
+ * each side runs that many processes, as the scaled stack runs its tiers: the replicas of a side
+ * share its consumer group and its tables, those of the orders side its port (the kernel spreads
+ * the load generator's connections over them), and each replica relays the outbox rows it
+ * committed (claimed with SKIP LOCKED, so two never send the same row).
  */
-export async function startSagaFloor(layout: Layout, namespace: string, petIds: number[], { topics = stackTopics(), front = 'none' }: { topics?: FloorTopics; front?: FloorFront } = {}) {
+export async function startSagaFloor(
+  layout: Layout,
+  namespace: string,
+  petIds: number[],
+  { topics = stackTopics(), front = 'none', replicas = 1 }: { topics?: FloorTopics; front?: FloorFront; replicas?: number } = {},
+) {
   if (front === 'nats' && !layout.nats.harness) throw new Error("the saga floor's front needs a NATS server that knows the harness user (stackLayout's harness)");
+  if (front === 'nats' && replicas > 1) throw new Error("the saga floor's front serves one orders process; it runs without replicas");
   const urls = await freshDatabases(layout);
   await createTopics(layout, ['floor.orders', 'floor.stock'].map((topic) => `${namespace}${topic}`), topics);
   // The harness user serves and sends on `<prefix>harness.>` only (libs/contracts natsServerConfig).
@@ -85,6 +95,7 @@ export async function startSagaFloor(layout: Layout, namespace: string, petIds: 
         KAFKA_BROKERS: layout.envs.orders.KAFKA_BROKERS,
         NAMESPACE: namespace,
         PORT: String(role === 'front' ? SAGA_FLOOR_FRONT_PORT : SAGA_FLOOR_PORT),
+        SHARED_PORT: String(replicas > 1),
       },
     });
     const ready = new Promise((resolve, reject) => {
@@ -93,18 +104,26 @@ export async function startSagaFloor(layout: Layout, namespace: string, petIds: 
     });
     return { child, ready };
   };
-  const inventory = start('inventory');
-  await inventory.ready;
+  /** A side's processes, started one after the other (each creates the side's tables if they are missing), named as the stack's replicas are: `<side>-<n>`. */
+  const startSide = async (role: 'orders' | 'inventory') => {
+    const side: Record<string, ChildProcess> = {};
+    for (let n = 1; n <= replicas; n += 1) {
+      const one = start(role);
+      await one.ready;
+      side[replicas > 1 ? `floor ${role}-${n}` : `floor ${role}`] = one.child;
+    }
+    return side;
+  };
+  const inventory = await startSide('inventory');
   const stock = new pg.Client({ connectionString: urls.inventory });
   await stock.connect();
   await stock.query('insert into floor_stock (pet_id, quantity) select unnest($1::bigint[]), $2', [petIds, STOCK_PER_PET]);
   await stock.end();
-  const orders = start('orders');
-  await orders.ready;
+  const orders = await startSide('orders');
   const frontSide = front === 'nats' ? start('front') : undefined;
   await frontSide?.ready;
   const ordersDb = new pg.Pool({ connectionString: urls.orders, max: 2 });
-  const processes = { ...(frontSide ? { 'floor front': frontSide.child } : {}), 'floor orders': orders.child, 'floor inventory': inventory.child };
+  const processes = { ...(frontSide ? { 'floor front': frontSide.child } : {}), ...orders, ...inventory };
   // The floor's five moments, as the stack's: its events carry the order id at the top.
   const stageSources: StageSources = {
     orders: { url: urls.orders, table: 'floor_order' },
@@ -125,7 +144,7 @@ export async function startSagaFloor(layout: Layout, namespace: string, petIds: 
       stages: (since) => sagaStages(layout, stageSources, since),
     }),
     async stop() {
-      for (const side of [frontSide, orders, inventory]) side?.child.kill('SIGTERM');
+      for (const child of Object.values(processes)) child.kill('SIGTERM');
       await ordersDb.end().catch(() => undefined);
     },
   };

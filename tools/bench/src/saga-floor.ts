@@ -3,7 +3,8 @@
 // row in one statement → publish → consume → reserve stock (entry locked, reservation + answer in
 // the same transaction) → publish → consume → decide. Each side deduplicates by event id and
 // handles a fetch's batches in one transaction, as the services do; there is no Nest, no ORM, no
-// gateway hop and no catalog. `saga-floor.js orders|inventory` runs one side; the bench starts both.
+// gateway hop and no catalog. `saga-floor.js orders|inventory` runs one side; the bench starts both,
+// and in the cluster section as many of each side as the stack has replicas of each tier.
 // `saga-floor.js front` (BENCH_FLOOR_FRONT=nats) is the gateway's hop alone: a node:http process that
 // sends each order over NATS (TLS, a user of its own) to the orders side, which then serves the
 // placement there too, so the floor can be measured with the one hop the stack's design requires.
@@ -11,6 +12,7 @@
 import { randomUUID } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as http from 'node:http';
+import type * as net from 'node:net';
 // kafkajs with the workspace's fixes: the floor does not pay for a kafkajs bug the stack does not have.
 import { kafkajs, OFFSET_COMMIT_INTERVAL_MS } from '@petstore/kafka';
 import { natsClientOptions } from '@petstore/stack';
@@ -216,7 +218,11 @@ function serve(place: (body: string) => Promise<FloorPlaced>, listening: () => v
       }
     });
   });
-  server.listen(Number(PORT), '127.0.0.1', listening);
+  // Replicas of a side share its port (SHARED_PORT=true), the kernel spreading connections over
+  // them; off otherwise, so that a process left behind on the port fails the next one's start.
+  // `reusePort` needs Node 22.12+ (the bench's runtime); Node 20's types lack it.
+  const options = { port: Number(PORT), host: '127.0.0.1', reusePort: process.env.SHARED_PORT === 'true' };
+  server.listen(options as net.ListenOptions, listening);
 }
 
 /** The gateway's hop and nothing else: each order's body sent on to the orders side over NATS, its answer sent back. */

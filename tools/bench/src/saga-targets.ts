@@ -6,6 +6,7 @@ import { type HostSpread, hostSpread } from './host-speed';
 import { meanCpuPerOrder, p99Ratios, runsAt } from './rate-rounds';
 import type { BenchResults, CapacityResult, RateResult } from './results';
 import { readRatios, type ReadRatios } from './read-rounds';
+import { floorShape } from './render-cluster';
 import { asRounds } from './tracing-rounds';
 
 export interface TargetVerdict {
@@ -103,7 +104,7 @@ function cpuTarget(results: BenchResults): TargetVerdict[] {
 function capacityTargets({ cluster, ...singleBroker }: BenchResults): TargetVerdict[] {
   const runs = [
     ['single broker', capacityRatios(singleBroker)],
-    ['the cluster (floor on the same brokers)', capacityRatios(cluster ?? {})],
+    [`the cluster (floor on the same brokers, ${floorShape(cluster ?? {})})`, capacityRatios(cluster ?? {})],
   ] as const;
   return runs.flatMap(([where, { rounds, each, mean }]) => {
     if (mean === null) return [];
