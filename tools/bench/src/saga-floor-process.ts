@@ -84,6 +84,8 @@ export async function startSagaFloor(
   await createTopics(layout, ['floor.orders', 'floor.stock'].map((topic) => `${namespace}${topic}`), topics);
   // The harness user serves and sends on `<prefix>harness.>` only (libs/contracts natsServerConfig).
   const hop = front === 'nats' ? { ...layout.nats.envOf('harness'), PLACE_SUBJECT: `${layout.nats.subjectPrefix}harness.floor-place` } : {};
+  /** Every process started so far: a side that fails to start takes the others down with it. */
+  const started: ChildProcess[] = [];
   const start = (role: 'front' | 'orders' | 'inventory') => {
     // A program of its own beside this bundle (dist/tools/bench/saga-floor.js).
     const child = fork(path.join(__dirname, 'saga-floor.js'), [role], {
@@ -98,6 +100,7 @@ export async function startSagaFloor(
         SHARED_PORT: String(replicas > 1),
       },
     });
+    started.push(child);
     const ready = new Promise((resolve, reject) => {
       child.once('message', resolve);
       child.once('exit', (code) => reject(new Error(`saga floor ${role} exited (${code})`)));
@@ -114,14 +117,21 @@ export async function startSagaFloor(
     }
     return side;
   };
-  const inventory = await startSide('inventory');
-  const stock = new pg.Client({ connectionString: urls.inventory });
-  await stock.connect();
-  await stock.query('insert into floor_stock (pet_id, quantity) select unnest($1::bigint[]), $2', [petIds, STOCK_PER_PET]);
-  await stock.end();
-  const orders = await startSide('orders');
-  const frontSide = front === 'nats' ? start('front') : undefined;
-  await frontSide?.ready;
+  const startAll = async () => {
+    const inventory = await startSide('inventory');
+    const stock = new pg.Client({ connectionString: urls.inventory });
+    await stock.connect();
+    await stock.query('insert into floor_stock (pet_id, quantity) select unnest($1::bigint[]), $2', [petIds, STOCK_PER_PET]);
+    await stock.end();
+    const orders = await startSide('orders');
+    const frontSide = front === 'nats' ? start('front') : undefined;
+    await frontSide?.ready;
+    return { inventory, orders, frontSide };
+  };
+  const { inventory, orders, frontSide } = await startAll().catch((error: unknown) => {
+    for (const child of started) child.kill('SIGTERM');
+    throw error;
+  });
   const ordersDb = new pg.Pool({ connectionString: urls.orders, max: 2 });
   const processes = { ...(frontSide ? { 'floor front': frontSide.child } : {}), ...orders, ...inventory };
   // The floor's five moments, as the stack's: its events carry the order id at the top.
