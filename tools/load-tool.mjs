@@ -1,7 +1,7 @@
 // How the entry points under scripts/ reach the tools: build the tool's bundle as the apps are
 // built (Nx caches it, so an unchanged tool costs a cache lookup), then load it. Plain JavaScript,
 // because it runs before anything is built, on the README's Node.
-import { spawnSync } from 'node:child_process';
+import { execFileSync, spawn, spawnSync } from 'node:child_process';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -33,4 +33,24 @@ export async function runTool(name, command, ...args) {
     console.error(`\n${error instanceof Error ? error.message : String(error)}`);
     process.exitCode = 1;
   }
+}
+
+/**
+ * Runs this script again on Node 24, the images' runtime (scripts/node24.sh fetches it once),
+ * when it started on an older Node, and exits with that run's code: figures are taken on what
+ * the containers run. Returns at once on Node 24 or newer.
+ */
+export async function onImagesNode(name) {
+  if (Number(process.versions.node.split('.')[0]) >= 24) return;
+  const bin = execFileSync('bash', [path.join(ROOT, 'scripts/node24.sh')], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] }).trim();
+  console.log(`[${name}] this is Node ${process.versions.node}; running on Node 24 (${bin})`);
+  const child = spawn(path.join(bin, 'node'), process.argv.slice(1), {
+    stdio: 'inherit',
+    env: { ...process.env, PATH: `${bin}${path.delimiter}${process.env.PATH}` },
+  });
+  // Ctrl-C reaches both processes (one process group) and the run stops itself; a SIGTERM sent to this one alone is passed on.
+  process.on('SIGINT', () => undefined);
+  process.on('SIGTERM', () => child.kill('SIGTERM'));
+  const code = await new Promise((resolve) => child.on('exit', (status) => resolve(status ?? 1)));
+  process.exit(code);
 }

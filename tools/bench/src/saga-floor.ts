@@ -220,7 +220,7 @@ function serve(place: (body: string) => Promise<FloorPlaced>, listening: () => v
   });
   // Replicas of a side share its port (SHARED_PORT=true), the kernel spreading connections over
   // them; off otherwise, so that a process left behind on the port fails the next one's start.
-  // `reusePort` needs Node 22.12+ (the bench's runtime); Node 20's types lack it.
+  // `reusePort` needs Node 22.12+ (the bench runs on Node 24: scripts/bench.mjs); Node 20's types lack it.
   const options = { port: Number(PORT), host: '127.0.0.1', reusePort: process.env.SHARED_PORT === 'true' };
   server.listen(options as net.ListenOptions, listening);
 }
