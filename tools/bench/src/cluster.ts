@@ -130,6 +130,12 @@ export async function benchCluster() {
       // its first run after the cluster's warm-up), and its first measured run was slower than its
       // second in every run without this (e.g. 768 and 1,169 decided/s).
       const floorWarmup = await warmUpOnBrokers('saga floor', floorTarget);
+      // The cluster idled through the floor's warm-up, minutes of it, while the floor's first
+      // measured run follows its own warm-up at once: without one more unmeasured run of the
+      // cluster here, its first round measured it waking up (in four runs of 2026-12-01 and
+      // 2026-12-02: 0.30–0.51 of the floor in round 1, 0.52–0.65 in round 2).
+      log('cluster: saga warm-up run after the floor\'s');
+      const rewarm = await withBrokerJitShare(() => capacity(target));
       let rpcSpread: Spread | undefined;
       // The RPC spread over the replicas is read around the first round only.
       const measureCluster = async () => {
@@ -143,7 +149,7 @@ export async function benchCluster() {
       log(`cluster: saga floor, then the cluster, at ${CLUSTER_RATE} orders/s`);
       const floorRate = await withBrokerJitShare(() => atRate(floorTarget, CLUSTER_RATE));
       const rate = await withBrokerJitShare(() => atRate(target, CLUSTER_RATE));
-      paired = { ...runs, floorReplicas, floorWarmup, capacity: runs.capacity as Capacity, rpcSpread: rpcSpread as Spread, floorRate, rate };
+      paired = { ...runs, floorReplicas, floorWarmup, rewarm: { decidedPerSecond: rewarm.decidedPerSecond, brokerJitShare: rewarm.brokerJitShare }, capacity: runs.capacity as Capacity, rpcSpread: rpcSpread as Spread, floorRate, rate };
     } finally {
       await floor.stop();
     }

@@ -92,7 +92,8 @@ export function clusterReport(results: BenchResults): string[] {
     out.push(
       '',
       `The brokers start with this section, so unmeasured saga capacity runs came first, until their JIT compilers took under ${WARM_JIT_SHARE * 100} % of their CPU or for ${WARMUP_MAX_RUNS} runs at most (decided/s, and the compilers' share of the brokers' CPU): ${runs}. During the three measured cluster runs above (capacity, ${CLUSTER_RATE}/s, one pet): ${measured}.` +
-        (c.floorWarmup?.length ? ` The saga floor, started after them, had unmeasured runs of its own by the same rule: ${warmupRuns(c.floorWarmup)}.` : ''),
+        (c.floorWarmup?.length ? ` The saga floor, started after them, had unmeasured runs of its own by the same rule: ${warmupRuns(c.floorWarmup)}.` : '') +
+        (c.rewarm ? ` The cluster, idle meanwhile, then had one more before the first round: ${warmupRuns([c.rewarm])}.` : ''),
     );
   }
   const stages = c.rate.stages;

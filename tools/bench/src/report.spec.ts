@@ -235,6 +235,18 @@ describe('the report of a full run', () => {
     expect(warmupLine(mainBlock(run))).toMatch(/ The saga floor, started after them, had unmeasured runs of its own by the same rule: 450 decided\/s with 30 %, 600 decided\/s with 4 %\.$/);
   });
 
+  it("says what the cluster's unmeasured run after the floor's warm-up decided, and nothing for a raw without it", () => {
+    const warmupLine = (lines: string[]) => lines.find((line) => line.startsWith('The brokers start with this section')) ?? '';
+    expect(warmupLine(main)).not.toContain('one more before the first round');
+    const run = fullRun();
+    run.cluster = {
+      ...(run.cluster as NonNullable<BenchResults['cluster']>),
+      floorWarmup: [{ decidedPerSecond: 600, brokerJitShare: 0.04 }],
+      rewarm: { decidedPerSecond: 280, brokerJitShare: 0.02 },
+    };
+    expect(warmupLine(mainBlock(run))).toMatch(/ 600 decided\/s with 4 %\. The cluster, idle meanwhile, then had one more before the first round: 280 decided\/s with 2 %\.$/);
+  });
+
   it('renders the rates, their stages and their CPU, the wait, the stock check and memory', () => {
     expect(main).toContain('| stack | 100 | 100 | 2000 | 0 | 3.2 | 9.9 | 100 | **12.5** | **80.1** |');
     expect(main).toContain('| floor | 100 | 100 | 2000 | 0 | 3.2 | 9.9 | 100 | **12.5** | **80.1** |');

@@ -97,6 +97,8 @@ export interface ClusterResults {
   warmup: WarmupRun[];
   /** The saga floor's unmeasured capacity runs on the cluster's brokers, before its first measured one; raws from before them have none. */
   floorWarmup?: WarmupRun[];
+  /** The cluster's unmeasured capacity run after the floor's warm-up, just before the first round; raws from before it have none. */
+  rewarm?: WarmupRun;
   capacity: CapacityResult;
   rpcSpread: Spread;
   rate: RateResult;
