@@ -35,12 +35,18 @@ async function withBrokerJitShare<T>(run: () => Promise<T>): Promise<T & { broke
 async function warmUpOnBrokers(name: string, target: Target): Promise<WarmupRun[]> {
   const runs: WarmupRun[] = [];
   while (runs.length < WARMUP_MAX_RUNS) {
-    log(`cluster: ${name} warm-up run ${runs.length + 1}`);
-    const run = await withBrokerJitShare(() => capacity(target));
-    runs.push({ decidedPerSecond: run.decidedPerSecond, brokerJitShare: run.brokerJitShare });
+    const run = await unmeasuredRun(`${name} warm-up run ${runs.length + 1}`, target);
+    runs.push(run);
     if ((run.brokerJitShare ?? 0) < WARM_JIT_SHARE) break;
   }
   return runs;
+}
+
+/** One saga capacity run through `target` that no figure counts: what it decided, and the brokers' JIT share meanwhile. */
+async function unmeasuredRun(label: string, target: Target): Promise<WarmupRun> {
+  log(`cluster: ${label}`);
+  const { decidedPerSecond, brokerJitShare } = await withBrokerJitShare(() => capacity(target));
+  return { decidedPerSecond, brokerJitShare };
 }
 
 /** The cluster's own layout: BENCH_CLUSTER_REPLICAS=<n> replicas of every tier instead of its two, to tell what the replicas cost on one host from what the brokers' replication costs. */
@@ -134,8 +140,7 @@ export async function benchCluster() {
       // measured run follows its own warm-up at once: without one more unmeasured run of the
       // cluster here, its first round measured it waking up (in four runs of 2026-12-01 and
       // 2026-12-02: 0.30–0.51 of the floor in round 1, 0.52–0.65 in round 2).
-      log('cluster: saga warm-up run after the floor\'s');
-      const rewarm = await withBrokerJitShare(() => capacity(target));
+      const rewarm = await unmeasuredRun("saga warm-up run after the floor's", target);
       let rpcSpread: Spread | undefined;
       // The RPC spread over the replicas is read around the first round only.
       const measureCluster = async () => {
@@ -149,7 +154,7 @@ export async function benchCluster() {
       log(`cluster: saga floor, then the cluster, at ${CLUSTER_RATE} orders/s`);
       const floorRate = await withBrokerJitShare(() => atRate(floorTarget, CLUSTER_RATE));
       const rate = await withBrokerJitShare(() => atRate(target, CLUSTER_RATE));
-      paired = { ...runs, floorReplicas, floorWarmup, rewarm: { decidedPerSecond: rewarm.decidedPerSecond, brokerJitShare: rewarm.brokerJitShare }, capacity: runs.capacity as Capacity, rpcSpread: rpcSpread as Spread, floorRate, rate };
+      paired = { ...runs, floorReplicas, floorWarmup, rewarm, capacity: runs.capacity as Capacity, rpcSpread: rpcSpread as Spread, floorRate, rate };
     } finally {
       await floor.stop();
     }
