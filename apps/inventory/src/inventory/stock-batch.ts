@@ -51,7 +51,7 @@ export class StockBatch {
   entry(
     petId: number,
   ):
-    | Readonly<Pick<Entry, 'petId' | 'quantity' | 'status' | 'deleted' | 'lastRecomputeEventId' | 'stockChangedAt'>>
+    | Readonly<Pick<Entry, 'petId' | 'quantity' | 'status' | 'deleted' | 'lastRecomputeEventId' | 'stockChangedAt' | 'stockChanged'>>
     | undefined {
     return this.decisions.entry(petId);
   }

@@ -1,5 +1,6 @@
 import { OrderPlaced, type EventMeta } from '@petstore/contracts';
 import { StockDecisions } from './stock-decisions';
+import { catalogStatusAction } from './stock-rules';
 import type { Entry } from './stock-state';
 
 const meta: EventMeta = { producer: 'inventory', correlationId: 'req-1' };
@@ -63,6 +64,29 @@ describe('StockDecisions over a loaded batch', () => {
     expect(decisions.takeDecided()).toEqual([]);
     expect(decisions.takeParked().map(({ event, trace }) => [event.payload.orderId, trace])).toEqual([
       [20, { traceparent: 'trace-of-20' }],
+    ]);
+  });
+
+  it("keeps a release's status when the catalog's answer to the status before it comes later in the batch", () => {
+    // Order 40 took the last 5 units (recompute r1: pending); its cancellation and the catalog's
+    // answer to r1 arrive in one fetch, the cancellation first.
+    const decisions = loadedWith([entry({ petId: 1, quantity: 0, status: 'pending', lastRecomputeEventId: 'r1' })]);
+    decisions.loaded(
+      { pets: [], orders: [40] },
+      {
+        entries: [],
+        reservations: [{ orderId: 40, petId: 1, quantity: 5, state: 'reserved', reason: null, stored: true, changed: false }],
+        withParkedOrders: [],
+      },
+    );
+    decisions.cancelled({ orderId: 40, petId: 1, quantity: 5 }, meta);
+    const answerToR1 = { causationId: 'r1', occurredAt: '2026-12-02T09:00:00.000Z' };
+    expect(catalogStatusAction(answerToR1, decisions.entry(1) as Entry)).toBe('ignore');
+    decisions.recompute(new Set());
+    expect(decisions.entry(1)).toMatchObject({ quantity: 5, status: 'available' });
+    expect(decisions.takeDecided().map(({ event }) => [event.type, event.payload])).toEqual([
+      ['StockReleased', { orderId: 40, petId: 1, quantity: 5 }],
+      ['PetStatusRecomputed', { petId: 1, status: 'available', quantity: 5 }],
     ]);
   });
 

@@ -58,7 +58,7 @@ export class StockDecisions {
   entry(
     petId: number,
   ):
-    | Readonly<Pick<Entry, 'petId' | 'quantity' | 'status' | 'deleted' | 'lastRecomputeEventId' | 'stockChangedAt'>>
+    | Readonly<Pick<Entry, 'petId' | 'quantity' | 'status' | 'deleted' | 'lastRecomputeEventId' | 'stockChangedAt' | 'stockChanged'>>
     | undefined {
     return this.entries.get(petId) ?? undefined;
   }

@@ -78,4 +78,10 @@ describe('catalogStatusAction', () => {
     expect(catalogStatusAction(echoOf('e-1'), { lastRecomputeEventId: 'e-2', stockChangedAt: now })).toBe('ignore');
     expect(catalogStatusAction(echoOf('e-1'), { lastRecomputeEventId: null, stockChangedAt: null })).toBe('ignore');
   });
+
+  it('takes neither status over a change of stock or open orders earlier in the same batch', () => {
+    const changedNow = { lastRecomputeEventId: 'e-2', stockChangedAt: null, stockChanged: true };
+    expect(catalogStatusAction(echoOf('e-2'), changedNow)).toBe('ignore');
+    expect(catalogStatusAction(clientSet('2026-11-24T10:00:00.000Z'), changedNow)).toBe('answer');
+  });
 });

@@ -38,13 +38,17 @@ export type CatalogStatusAction = 'mirror' | 'ignore' | 'answer';
  * holds, and is published again so that the catalog takes it too ('answer'). The catalog also
  * publishes PetUpdated when it applies a status this service recomputed: that echo is mirrored
  * only when it answers the latest recompute, so an echo of an older one cannot overwrite a
- * newer status.
+ * newer status. A change earlier in the same batch (`stockChanged`) is newer than either: its
+ * recompute gets its event only at flush, and its stock_changed_at then.
  */
 export function catalogStatusAction(
   event: { causationId: string | null; occurredAt: string },
-  entry: { lastRecomputeEventId: string | null; stockChangedAt: Date | null },
+  entry: { lastRecomputeEventId: string | null; stockChangedAt: Date | null; stockChanged?: boolean },
 ): CatalogStatusAction {
-  if (event.causationId !== null) return event.causationId === entry.lastRecomputeEventId ? 'mirror' : 'ignore';
+  if (event.causationId !== null) {
+    return event.causationId === entry.lastRecomputeEventId && !entry.stockChanged ? 'mirror' : 'ignore';
+  }
+  if (entry.stockChanged) return 'answer';
   if (entry.stockChangedAt && entry.stockChangedAt.getTime() > Date.parse(event.occurredAt)) return 'answer';
   return 'mirror';
 }
