@@ -3,7 +3,7 @@ import { context, propagation, ROOT_CONTEXT } from '@opentelemetry/api';
 import type { EnvelopeOf, EventEnvelope, EventMeta, OrderPlaced, PetStatus } from '@petstore/contracts';
 import { eventTraceCarrier, OutboxWriter, type TraceCarrier } from '@petstore/messaging';
 import { StockDecisions } from './stock-decisions';
-import type { Entry } from './stock-state';
+import type { EntryView } from './stock-state';
 import {
   entryWrites,
   loadStock,
@@ -48,11 +48,7 @@ export class StockBatch {
   }
 
   /** The pet's entry as this transaction sees it (loaded first). */
-  entry(
-    petId: number,
-  ):
-    | Readonly<Pick<Entry, 'petId' | 'quantity' | 'status' | 'deleted' | 'lastRecomputeEventId' | 'stockChangedAt' | 'stockChanged'>>
-    | undefined {
+  entry(petId: number): EntryView | undefined {
     return this.decisions.entry(petId);
   }
 

@@ -10,7 +10,7 @@ import {
   type PetStatus,
 } from '@petstore/contracts';
 import type { TraceCarrier } from '@petstore/messaging';
-import type { Decided, Entry, Parked, Reservation, ReservationState } from './stock-state';
+import type { Decided, Entry, EntryView, Parked, Reservation, ReservationState } from './stock-state';
 import { decideReservation, recomputeStatus } from './stock-rules';
 
 /**
@@ -55,11 +55,7 @@ export class StockDecisions {
   }
 
   /** The pet's entry as this transaction sees it (loaded first). */
-  entry(
-    petId: number,
-  ):
-    | Readonly<Pick<Entry, 'petId' | 'quantity' | 'status' | 'deleted' | 'lastRecomputeEventId' | 'stockChangedAt' | 'stockChanged'>>
-    | undefined {
+  entry(petId: number): EntryView | undefined {
     return this.entries.get(petId) ?? undefined;
   }
 

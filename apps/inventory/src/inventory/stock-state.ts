@@ -41,6 +41,11 @@ export interface Entry {
   askOpenOrders?: boolean;
 }
 
+/** What a handler may read of an entry while its batch runs; only the batch changes it. */
+export type EntryView = Readonly<
+  Pick<Entry, 'petId' | 'quantity' | 'status' | 'deleted' | 'lastRecomputeEventId' | 'stockChangedAt' | 'stockChanged'>
+>;
+
 /** An order's reservation as loaded or decided. */
 export interface Reservation {
   orderId: number;
