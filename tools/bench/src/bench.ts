@@ -13,6 +13,7 @@ import { atRate, capacity, capacityInRounds, withWait } from './measure';
 import { memoryOf, peakRssSampler } from './memory';
 import { idleCpu } from './proc-cpu';
 import { type LaterRateRound, stackRanFirst } from './rate-rounds';
+import { afterLulls } from './lull';
 import { readPath } from './read-path';
 import { ROUND_TRIP_RATES, roundTripCosts } from './round-trip-cost';
 import { writeReport } from './report';
@@ -64,26 +65,30 @@ async function loadSections(stack: BenchStack, { category, orderPets }: Seeded, 
   if (SECTIONS.has('reads')) results.reads = await readPath(stack.layout, category, stack.processes, { baselineOptions: stack.processOptions, rounds: READ_ROUNDS });
   // The floor's runs and the stack's are paired, the floor's first: this host's speed drifts within
   // minutes, and a ratio of runs far apart would measure the drift. Each idles while the other runs.
-  if (SECTIONS.has('floor')) log(`saga floor (node:http + pg + kafkajs${SETTINGS.FLOOR_FRONT === 'nats' ? ', behind a front that sends each order over NATS' : ''})`);
-  const floor = SECTIONS.has('floor') ? await startSagaFloor(stack.layout, stack.namespace, orderPets.map((pet) => pet.id), { front: SETTINGS.FLOOR_FRONT }) : undefined;
+  const needsFloor = SECTIONS.has('floor') || SECTIONS.has('lull');
+  if (needsFloor) log(`saga floor (node:http + pg + kafkajs${SETTINGS.FLOOR_FRONT === 'nats' ? ', behind a front that sends each order over NATS' : ''})`);
+  const floor = needsFloor ? await startSagaFloor(stack.layout, stack.namespace, orderPets.map((pet) => pet.id), { front: SETTINGS.FLOOR_FRONT }) : undefined;
   try {
     const floorTarget = floor?.target(nextPetId);
-    Object.assign(results, await capacityInRounds(floorTarget && (() => capacity(floorTarget)), SECTIONS.has('capacity') ? () => capacity(ours) : undefined));
+    // With the lull section alone (BENCH_ONLY=lull), the floor runs only after its lulls.
+    const measuredFloor = SECTIONS.has('floor') ? floorTarget : undefined;
+    Object.assign(results, await capacityInRounds(measuredFloor && (() => capacity(measuredFloor)), SECTIONS.has('capacity') ? () => capacity(ours) : undefined));
     if (SECTIONS.has('rates')) {
       log(`what a round trip costs this host at ${ROUND_TRIP_RATES.join(' and ')} messages/s`);
       results.roundTrips = await roundTripCosts(ROUND_TRIP_RATES, 3, ADMIN_DATABASE_URL);
     }
     for (const rate of SETTINGS.RATES) {
-      if (floorTarget) {
+      if (measuredFloor) {
         log(`saga floor at ${rate} orders/s`);
-        (results.floorRates ??= []).push(await atRate(floorTarget, rate));
+        (results.floorRates ??= []).push(await atRate(measuredFloor, rate));
       }
       if (SECTIONS.has('rates')) {
         log(`saga at ${rate} orders/s`);
         (results.rates ??= []).push(await atRate(ours, rate));
       }
     }
-    if (floorTarget && SECTIONS.has('rates')) results.laterRateRounds = await laterRateRounds(floorTarget, ours);
+    if (measuredFloor && SECTIONS.has('rates')) results.laterRateRounds = await laterRateRounds(measuredFloor, ours);
+    if (floorTarget && SECTIONS.has('lull')) results.lull = await afterLulls(floorTarget, ours);
   } finally {
     await floor?.stop().catch(() => undefined);
   }

@@ -20,17 +20,23 @@ export const SETTINGS = {
   CAPACITY_CONNECTIONS: Number(env('BENCH_CAPACITY_CONNECTIONS', 64)),
   SOAK_MINUTES: Number(env('BENCH_SOAK_MINUTES', 0)),
   SOAK_RATE: Number(env('BENCH_SOAK_RATE', 200)),
+  /** Seconds with nothing to do before each run of the lull section (0: no lull section). */
+  LULL_SECONDS: Number(env('BENCH_LULL_SECONDS', 0)),
+  LULL_RATE: Number(env('BENCH_LULL_RATE', 250)),
+  LULL_LOAD_SECONDS: Number(env('BENCH_LULL_LOAD_SECONDS', 10)),
   /** `nats`: the saga floor takes its orders through a front of its own over NATS, the hop the gateway makes (saga-floor.ts); `none`: over HTTP itself. */
   FLOOR_FRONT: env('BENCH_FLOOR_FRONT', 'none') as 'none' | 'nats',
 };
-/** Raws from before these were settings have none: no front for the floor, no warm-up before a fixed rate. */
-export type Settings = Omit<typeof SETTINGS, 'FLOOR_FRONT' | 'RATE_WARMUP_SECONDS'> & Partial<Pick<typeof SETTINGS, 'FLOOR_FRONT' | 'RATE_WARMUP_SECONDS'>>;
+/** Raws from before these were settings have none: no front for the floor, no warm-up before a fixed rate, no lull. */
+type LaterSettings = 'FLOOR_FRONT' | 'RATE_WARMUP_SECONDS' | 'LULL_SECONDS' | 'LULL_RATE' | 'LULL_LOAD_SECONDS';
+export type Settings = Omit<typeof SETTINGS, LaterSettings> & Partial<Pick<typeof SETTINGS, LaterSettings>>;
 
 export const IDLE_SECONDS = Number(env('BENCH_IDLE_SECONDS', 60));
 
-/** The sections this run measures; a soak only when it is given minutes. */
+/** The sections this run measures; a soak only when it is given minutes, the lulls only when they are given seconds. */
 export const SECTIONS = new Set(env('BENCH_ONLY', 'reads,floor,capacity,rates,wait,idle,tracing,security,cluster').split(','));
 if (SETTINGS.SOAK_MINUTES > 0) SECTIONS.add('soak');
+if (SETTINGS.LULL_SECONDS > 0) SECTIONS.add('lull');
 
 /** BENCH_ONLY=transports: the read path and saga capacity on a stack restarted with each RPC transport, in turn. */
 export const TRANSPORTS = env('BENCH_TRANSPORTS', 'tcp,nats,tcp,nats').split(',');
@@ -42,6 +48,8 @@ export const READ_ROUNDS = Number(env('BENCH_READ_ROUNDS', 2));
 export const SAGA_ROUNDS = Number(env('BENCH_SAGA_ROUNDS', 2));
 /** The fixed rates' rounds at the targets' rates (250 and 1,000/s): the pair runs again, each later round in the other order, the targets reading the means. */
 export const RATE_ROUNDS = Number(env('BENCH_RATE_ROUNDS', 2));
+/** The lull section's rounds: the floor and the stack after a lull each, each later round in the other order. */
+export const LULL_ROUNDS = Number(env('BENCH_LULL_ROUNDS', 2));
 /** BENCH_ONLY=tracing: rounds of off, every trace and the chart's share, each run on a freshly restarted stack. */
 export const TRACING_ROUNDS = Number(env('BENCH_TRACING_ROUNDS', 2));
 /** What authentication and TLS on the bus may cost at most: a target the report compares against, never asserts. */

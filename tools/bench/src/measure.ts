@@ -55,7 +55,7 @@ export async function decisions({ db, table }: Pick<Target, 'db' | 'table'>, sin
 }
 
 /** `target`'s order requests at `rate` a second, evenly spaced, whatever the answers do (open loop). */
-async function paced(target: Target, { rate, seconds, extraHeaders, onResponse }: { rate: number; seconds: number; extraHeaders?: Record<string, string>; onResponse?: OnResponse }) {
+export async function paced(target: Target, { rate, seconds, extraHeaders, onResponse }: { rate: number; seconds: number; extraHeaders?: Record<string, string>; onResponse?: OnResponse }) {
   const request = target.request(extraHeaders);
   const result = await pacedLoad({
     url: target.url,

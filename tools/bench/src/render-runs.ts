@@ -1,7 +1,8 @@
-// The blocks of the runs of their own (BENCH_ONLY=transports, security, soak): each between its
+// The blocks of the runs of their own (BENCH_ONLY=transports, security, soak, lull): each between its
 // own markers of docs/BENCHMARKS.md, after the run line.
 import { cpuTotal } from './cpu-accounting';
 import { round } from './figures';
+import { lullSummary, meanFirstToSteady } from './lull-summary';
 import { table } from './markdown';
 import type { BenchResults, ReadsAndCapacity } from './results';
 import type { Ratio } from './security-ratios';
@@ -87,5 +88,33 @@ export function soakBlock({ soak }: BenchResults, runLine: string): string[] {
       ['table', 'start', 'end'],
       Object.keys(soak.tablesAtEnd).map((name) => [name, `${soak.tablesAtStart[name].rows} / ${soak.tablesAtStart[name].kib}`, `${soak.tablesAtEnd[name].rows} / ${soak.tablesAtEnd[name].kib}`]),
     ),
+  ];
+}
+
+export function lullBlock({ lull, settings: s }: BenchResults, runLine: string): string[] {
+  if (!lull) return [];
+  const summaries = lull.map(lullSummary);
+  const at = (second: { p50: number | null; p99: number | null } | undefined) => (second ? `${second.p50} / ${second.p99}` : '–');
+  return [
+    runLine,
+    '',
+    `### After a lull (${s.LULL_SECONDS} s with nothing to do, then ${s.LULL_RATE} orders/s for ${s.LULL_LOAD_SECONDS} s, no warm-up; placed → decided p50 / p99 ms of the orders placed in each second)`,
+    '',
+    ...table(
+      ['round', 'pipeline', '1st second', '2nd', '3rd', 'steady (median of the seconds from the 5th)', '1st second p50 / steady p50', 'failed', 'undecided'],
+      summaries.map((summary, i) => [
+        summary.round,
+        summary.pipeline,
+        at(summary.firstSeconds[0]),
+        at(summary.firstSeconds[1]),
+        at(summary.firstSeconds[2]),
+        `${summary.steadyP50} / ${summary.steadyP99}`,
+        `**${summary.firstToSteady}**`,
+        lull[i].failed,
+        lull[i].undecided,
+      ]),
+    ),
+    '',
+    `First second p50 over steady p50, mean of the rounds: the floor **${meanFirstToSteady(summaries, 'floor')}**, the stack **${meanFirstToSteady(summaries, 'stack')}**.`,
   ];
 }

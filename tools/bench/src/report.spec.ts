@@ -374,6 +374,25 @@ describe('runs of their own', () => {
     expect(blocks['bench-security']).toContain('| GET /v1/pets?limit=20 through the gateway | **0.8** | **misses** |');
   });
 
+  it('write the lulls in their own block, the first second beside the steady ones', () => {
+    const seconds = (first: number) => [1, 2, 3, 4, 5, 6].map((second) => ({ second, decided: 250, p50: second === 1 ? first : 20, p99: 60 }));
+    const lull: BenchResults = {
+      startedAt: base.startedAt,
+      settings: { ...base.settings, LULL_SECONDS: 300, LULL_RATE: 250, LULL_LOAD_SECONDS: 10 },
+      environment: base.environment,
+      lull: [
+        { round: 1, pipeline: 'floor', failed: 0, undecided: 0, seconds: seconds(30) },
+        { round: 1, pipeline: 'stack', failed: 0, undecided: 0, seconds: seconds(90) },
+      ],
+    };
+    expect(rawFileName(lull)).toBe('raw-2026-11-28-lull.json');
+    const blocks = reportBlocks(lull, 'bench/raw-2026-11-28-lull.json');
+    expect(Object.keys(blocks)).toEqual(['bench-lull']);
+    expect(headings(blocks['bench-lull'])).toEqual(headings(committedBlock('bench-lull')));
+    expect(blocks['bench-lull']).toContain('| 1 | stack | 90 / 60 | 20 / 60 | 20 / 60 | 20 / 60 | **4.5** | 0 | 0 |');
+    expect(blocks['bench-lull']).toContain('First second p50 over steady p50, mean of the rounds: the floor **1.5**, the stack **4.5**.');
+  });
+
   it('puts a block between its markers, adding them when missing, and keeps the text around them', () => {
     const report = '# Benchmarks\nreading\n<!-- bench:begin -->\nold\n<!-- bench:end -->\nmore reading\n';
     expect(between(report, 'bench', ['new'])).toBe('# Benchmarks\nreading\n<!-- bench:begin -->\nnew\n<!-- bench:end -->\nmore reading\n');

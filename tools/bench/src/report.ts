@@ -6,23 +6,23 @@ import { ROOT } from '@petstore/stack';
 import { log } from './figures';
 import { between } from './markdown';
 import { renderMain, runLine } from './render-report';
-import { securityBlock, soakBlock, transportsBlock } from './render-runs';
+import { lullBlock, securityBlock, soakBlock, transportsBlock } from './render-runs';
 import type { BenchResults } from './results';
 
 /**
- * A soak (BENCH_ONLY=soak), a comparison of the RPC transports (BENCH_ONLY=transports) and one of
- * the bus's security (BENCH_ONLY=security) are runs of their own: their figures and raw file stay
+ * A soak (BENCH_ONLY=soak), the lulls (BENCH_ONLY=lull), a comparison of the RPC transports
+ * (BENCH_ONLY=transports) and one of the bus's security (BENCH_ONLY=security) are runs of their own: their figures and raw file stay
  * beside the main ones, which they leave alone.
  */
 function runsOfTheirOwn(results: BenchResults) {
   const main = Boolean(results.capacity || results.reads);
-  return { soak: Boolean(results.soak) && !main, transports: Boolean(results.transports) && !main, security: Boolean(results.security) && !main };
+  return { soak: Boolean(results.soak) && !main, lull: Boolean(results.lull) && !main, transports: Boolean(results.transports) && !main, security: Boolean(results.security) && !main };
 }
 
-/** docs/bench/raw-<day>[-soak|-transports|-security].json */
+/** docs/bench/raw-<day>[-soak|-lull|-transports|-security].json */
 export function rawFileName(results: BenchResults): string {
   const only = runsOfTheirOwn(results);
-  return `raw-${results.startedAt.slice(0, 10)}${only.soak ? '-soak' : ''}${only.transports ? '-transports' : ''}${only.security ? '-security' : ''}.json`;
+  return `raw-${results.startedAt.slice(0, 10)}${only.soak ? '-soak' : ''}${only.lull ? '-lull' : ''}${only.transports ? '-transports' : ''}${only.security ? '-security' : ''}.json`;
 }
 
 /** The report's blocks by marker, each present only when the run measured it. */
@@ -30,9 +30,10 @@ export function reportBlocks(results: BenchResults, rawLink: string): Record<str
   const only = runsOfTheirOwn(results);
   const line = runLine(results, rawLink);
   const blocks: Record<string, string[]> = {};
-  if (!only.soak && !only.transports && !only.security) blocks.bench = renderMain(results, rawLink);
+  if (!only.soak && !only.lull && !only.transports && !only.security) blocks.bench = renderMain(results, rawLink);
   for (const [marker, lines] of [
     ['bench-soak', soakBlock(results, line)],
+    ['bench-lull', lullBlock(results, line)],
     ['bench-transports', transportsBlock(results, line)],
     ['bench-security', securityBlock(results, line)],
   ] as const) {

@@ -78,6 +78,21 @@ export interface WaitResult extends Decisions {
   applied: number;
   failed: number;
 }
+/** Placed → decided of the orders placed in one second of a run after a lull, the first second numbered 1. */
+export interface LullSecond {
+  second: number;
+  decided: number;
+  p50: Figure;
+  p99: Figure;
+}
+/** One pipeline's orders after BENCH_LULL_SECONDS with nothing to do (lull.ts). */
+export interface LullRun {
+  round: number;
+  pipeline: 'floor' | 'stack';
+  failed: number;
+  undecided: number;
+  seconds: LullSecond[];
+}
 export interface ReadsAndCapacity {
   reads: ReadResult[];
   capacity: CapacityResult;
@@ -137,6 +152,7 @@ export interface BenchResults {
   /** What one round trip between processes costs the host at the low rate and at a high one, measured before the rates. */
   roundTrips?: RoundTripCost[];
   wait?: WaitResult[];
+  lull?: LullRun[];
   soak?: { rate: number; minutes: (RateResult & { minute: number })[]; tablesAtStart: Tables; tablesAtEnd: Tables };
   stockCheck?: { pets: number; stocked: number; approvedUnits: number; remaining: number; mismatches: number; exact: boolean };
   idleCpu?: Record<string, Figure>;
