@@ -23,11 +23,10 @@ export interface LullSummary {
  */
 export function lullSummary(run: LullRun): LullSummary {
   const bySecond = new Map(run.seconds.map((s) => [s.second, s]));
-  const full = Math.max(0, ...run.seconds.map((s) => s.decided)) / 2;
-  const steady = run.seconds.filter((s) => s.second >= STEADY_FROM_SECOND && s.decided >= full);
-  const figures = (pick: (s: LullSecond) => number | null) => steady.flatMap((s) => (pick(s) === null ? [] : [pick(s) as number]));
-  const steadyP50 = figures((s) => s.p50).length > 0 ? round(median(figures((s) => s.p50))) : null;
-  const steadyP99 = figures((s) => s.p99).length > 0 ? round(median(figures((s) => s.p99))) : null;
+  const halfOfFullest = Math.max(0, ...run.seconds.map((s) => s.decided)) / 2;
+  const steady = run.seconds.filter((s) => s.second >= STEADY_FROM_SECOND && s.decided >= halfOfFullest);
+  const steadyP50 = medianOrNull(steady.map((s) => s.p50));
+  const steadyP99 = medianOrNull(steady.map((s) => s.p99));
   const first = bySecond.get(1);
   return {
     round: run.round,
@@ -37,6 +36,11 @@ export function lullSummary(run: LullRun): LullSummary {
     steadyP99,
     firstToSteady: first?.p50 && steadyP50 ? ratio(first.p50, steadyP50) : null,
   };
+}
+
+function medianOrNull(values: readonly (number | null)[]): number | null {
+  const known = values.filter((value): value is number => value !== null);
+  return known.length > 0 ? round(median(known)) : null;
 }
 
 /** Each pipeline's mean first-to-steady ratio over its runs. */
