@@ -15,9 +15,13 @@ import type { Target } from './target';
  * Each pipeline first takes the same load unmeasured, so that a lull follows work, not a start.
  */
 export async function afterLulls(floor: Target, stack: Target): Promise<LullRun[]> {
+  // The machine idles LULL_SECONDS before every run; a pipeline's own processes idle longer, by
+  // how the runs fall (the other's lull and load), and that was seen to weigh on both.
+  const lastLoadEnded = new Map<LullRun['pipeline'], number>();
   for (const [pipeline, target] of [['floor', floor], ['stack', stack]] as const) {
     log(`lull: the ${pipeline} at ${SETTINGS.LULL_RATE} orders/s for ${SETTINGS.LULL_LOAD_SECONDS} s, unmeasured`);
     await paced(target, { rate: SETTINGS.LULL_RATE, seconds: SETTINGS.LULL_LOAD_SECONDS });
+    lastLoadEnded.set(pipeline, Date.now());
   }
   const runs: LullRun[] = [];
   for (let round = 1; round <= LULL_ROUNDS; round += 1) {
@@ -26,9 +30,11 @@ export async function afterLulls(floor: Target, stack: Target): Promise<LullRun[
       log(`lull, round ${round} of ${LULL_ROUNDS}: ${SETTINGS.LULL_SECONDS} s with nothing to do, then the ${pipeline} at ${SETTINGS.LULL_RATE} orders/s`);
       await sleep(SETTINGS.LULL_SECONDS * 1000);
       const since = await dbNow(target.db);
+      const ownIdleSeconds = Math.round((Date.now() - (lastLoadEnded.get(pipeline) ?? Date.now())) / 1000);
       const load = await paced(target, { rate: SETTINGS.LULL_RATE, seconds: SETTINGS.LULL_LOAD_SECONDS });
+      lastLoadEnded.set(pipeline, Date.now());
       const decided = await decisions(target, since);
-      runs.push({ round, pipeline, failed: load.failed, undecided: decided.undecided, seconds: await secondBySecond(target, since) });
+      runs.push({ round, pipeline, ownIdleSeconds, failed: load.failed, undecided: decided.undecided, seconds: await secondBySecond(target, since) });
     }
   }
   return runs;

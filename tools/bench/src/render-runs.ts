@@ -101,10 +101,11 @@ export function lullBlock({ lull, settings: s }: BenchResults, runLine: string):
     `### After a lull (${s.LULL_SECONDS} s with nothing to do, then ${s.LULL_RATE} orders/s for ${s.LULL_LOAD_SECONDS} s, no warm-up; placed → decided p50 / p99 ms of the orders placed in each second)`,
     '',
     ...table(
-      ['round', 'pipeline', '1st second', '2nd', '3rd', 'steady (median of the seconds from the 5th)', '1st second p50 / steady p50', 'failed', 'undecided'],
+      ['round', 'pipeline', 'its own processes idle, s', '1st second', '2nd', '3rd', 'steady (median of the seconds from the 5th)', '1st second p50 / steady p50', 'failed', 'undecided'],
       summaries.map((summary, i) => [
         summary.round,
         summary.pipeline,
+        lull[i].ownIdleSeconds ?? '–',
         at(summary.firstSeconds[0]),
         at(summary.firstSeconds[1]),
         at(summary.firstSeconds[2]),

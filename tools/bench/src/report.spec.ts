@@ -382,14 +382,15 @@ describe('runs of their own', () => {
       environment: base.environment,
       lull: [
         { round: 1, pipeline: 'floor', failed: 0, undecided: 0, seconds: seconds(30) },
-        { round: 1, pipeline: 'stack', failed: 0, undecided: 0, seconds: seconds(90) },
+        { round: 1, pipeline: 'stack', ownIdleSeconds: 610, failed: 0, undecided: 0, seconds: seconds(90) },
       ],
     };
     expect(rawFileName(lull)).toBe('raw-2026-11-28-lull.json');
     const blocks = reportBlocks(lull, 'bench/raw-2026-11-28-lull.json');
     expect(Object.keys(blocks)).toEqual(['bench-lull']);
     expect(headings(blocks['bench-lull'])).toEqual(headings(committedBlock('bench-lull')));
-    expect(blocks['bench-lull']).toContain('| 1 | stack | 90 / 60 | 20 / 60 | 20 / 60 | 20 / 60 | **4.5** | 0 | 0 |');
+    expect(blocks['bench-lull']).toContain('| 1 | stack | 610 | 90 / 60 | 20 / 60 | 20 / 60 | 20 / 60 | **4.5** | 0 | 0 |');
+    expect(blocks['bench-lull']).toContain('| 1 | floor | – | 30 / 60 | 20 / 60 | 20 / 60 | 20 / 60 | **1.5** | 0 | 0 |');
     expect(blocks['bench-lull']).toContain('First second p50 over steady p50, mean of the rounds: the floor **1.5**, the stack **4.5**.');
   });
 

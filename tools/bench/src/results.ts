@@ -89,6 +89,8 @@ export interface LullSecond {
 export interface LullRun {
   round: number;
   pipeline: 'floor' | 'stack';
+  /** Seconds since this pipeline's own last load ended; raws before it have none. */
+  ownIdleSeconds?: number;
   failed: number;
   undecided: number;
   seconds: LullSecond[];
