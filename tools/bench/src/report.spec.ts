@@ -350,10 +350,9 @@ describe('the report of a full run', () => {
 
 describe('runs of their own', () => {
   const base = fullRun();
-  const security: BenchResults = {
-    startedAt: base.startedAt,
-    settings: base.settings,
-    environment: base.environment,
+  /** A run that measured only `sections`, on the full run's day, settings and machine. */
+  const runOfItsOwn = (sections: Partial<BenchResults>): BenchResults => ({ startedAt: base.startedAt, settings: base.settings, environment: base.environment, ...sections });
+  const security = runOfItsOwn({
     security: {
       runs: [
         { mode: 'on', reads: base.reads ?? [], capacity: capacity(450) },
@@ -362,36 +361,37 @@ describe('runs of their own', () => {
       onToOff: { sagaDecidedPerSecond: { each: [0.9], mean: 0.9 }, reads: { 'GET /v1/pets?limit=20': { gateway: { each: [0.8], mean: 0.8 }, direct: { each: [1], mean: 1 } } } },
       target: 0.9,
     },
+  });
+
+  /** `results`' block, after checking that it is the run's only one, with its own raw file and the committed block's headings. */
+  const ownBlock = (results: BenchResults, section: string): string[] => {
+    expect(rawFileName(results)).toBe(`raw-2026-11-28-${section}.json`);
+    const blocks = reportBlocks(results, `bench/raw-2026-11-28-${section}.json`);
+    expect(Object.keys(blocks)).toEqual([`bench-${section}`]);
+    expect(headings(blocks[`bench-${section}`])).toEqual(headings(committedBlock(`bench-${section}`)));
+    return blocks[`bench-${section}`];
   };
 
   it('write their own block and raw file, leaving the main block alone', () => {
-    expect(rawFileName(security)).toBe('raw-2026-11-28-security.json');
     expect(rawFileName(base)).toBe('raw-2026-11-28.json');
-    const blocks = reportBlocks(security, 'bench/raw-2026-11-28-security.json');
-    expect(Object.keys(blocks)).toEqual(['bench-security']);
-    expect(headings(blocks['bench-security'])).toEqual(headings(committedBlock('bench-security')));
-    expect(blocks['bench-security']).toContain('| saga decided/s | **0.9** | meets |');
-    expect(blocks['bench-security']).toContain('| GET /v1/pets?limit=20 through the gateway | **0.8** | **misses** |');
+    const block = ownBlock(security, 'security');
+    expect(block).toContain('| saga decided/s | **0.9** | meets |');
+    expect(block).toContain('| GET /v1/pets?limit=20 through the gateway | **0.8** | **misses** |');
   });
 
   it('write the lulls in their own block, the first second beside the steady ones', () => {
     const seconds = (first: number) => [1, 2, 3, 4, 5, 6].map((second) => ({ second, decided: 250, p50: second === 1 ? first : 20, p99: 60 }));
-    const lull: BenchResults = {
-      startedAt: base.startedAt,
+    const lull = runOfItsOwn({
       settings: { ...base.settings, LULL_SECONDS: 300, LULL_RATE: 250, LULL_LOAD_SECONDS: 10 },
-      environment: base.environment,
       lull: [
         { round: 1, pipeline: 'floor', failed: 0, undecided: 0, seconds: seconds(30) },
         { round: 1, pipeline: 'stack', ownIdleSeconds: 610, failed: 0, undecided: 0, seconds: seconds(90) },
       ],
-    };
-    expect(rawFileName(lull)).toBe('raw-2026-11-28-lull.json');
-    const blocks = reportBlocks(lull, 'bench/raw-2026-11-28-lull.json');
-    expect(Object.keys(blocks)).toEqual(['bench-lull']);
-    expect(headings(blocks['bench-lull'])).toEqual(headings(committedBlock('bench-lull')));
-    expect(blocks['bench-lull']).toContain('| 1 | stack | 610 | 90 / 60 | 20 / 60 | 20 / 60 | 20 / 60 | **4.5** | 0 | 0 |');
-    expect(blocks['bench-lull']).toContain('| 1 | floor | – | 30 / 60 | 20 / 60 | 20 / 60 | 20 / 60 | **1.5** | 0 | 0 |');
-    expect(blocks['bench-lull']).toContain('First second p50 over steady p50, mean of the rounds: the floor **1.5**, the stack **4.5**.');
+    });
+    const block = ownBlock(lull, 'lull');
+    expect(block).toContain('| 1 | stack | 610 | 90 / 60 | 20 / 60 | 20 / 60 | 20 / 60 | **4.5** | 0 | 0 |');
+    expect(block).toContain('| 1 | floor | – | 30 / 60 | 20 / 60 | 20 / 60 | 20 / 60 | **1.5** | 0 | 0 |');
+    expect(block).toContain('First second p50 over steady p50, mean of the rounds: the floor **1.5**, the stack **4.5**.');
   });
 
   it('puts a block between its markers, adding them when missing, and keeps the text around them', () => {
