@@ -3,7 +3,7 @@ import { processLogger } from '@petstore/observability';
 import type { EachBatchPayload, Kafka, KafkaMessage } from 'kafkajs';
 import { BatchGatherer } from './batch-gatherer';
 import type { ConsumerRunnerOptions, RunnerLogger, RunningConsumer } from './consumer-options';
-import { restartAfterCrashes } from './crash-restarts';
+import { ConsumerRestarts } from './consumer-restarts';
 import { DeadLetterProducer } from './dead-letter-producer';
 import { REPLAYED_FOR_GROUP_HEADER } from './headers';
 import { MembershipWatch } from './membership-watch';
@@ -25,9 +25,9 @@ const processRunnerLogger: RunnerLogger = {
  * handler error is retried in process with backoff; after the last attempt (or at once for a
  * NonRetriableError) the original message goes to the dead-letter topic and its offset is
  * committed, so one bad message never blocks its partition (message-retries.ts). Offsets are
- * committed after every batch or on an interval (offset-commits.ts); a crash kafkajs does not
- * recover from is restarted (crash-restarts.ts). `stop()` lets the batch in hand finish, commits
- * its offsets and leaves the group.
+ * committed after every batch or on an interval (offset-commits.ts); a crash, or a membership
+ * kafkajs lost and did not get back, starts the consumer again (consumer-restarts.ts). `stop()`
+ * lets the batch in hand finish, commits its offsets and leaves the group.
  */
 export async function runConsumer(kafka: Kafka, options: ConsumerRunnerOptions): Promise<RunningConsumer> {
   const {
@@ -64,7 +64,8 @@ export async function runConsumer(kafka: Kafka, options: ConsumerRunnerOptions):
     // costs (measured alone: 0.9 % of a core fetching every 500 ms, 0.55 % every second).
     maxWaitTimeInMs,
     allowAutoTopicCreation: false,
-    retry: { initialRetryTime: 100, maxRetryTime: 2000, retries: 5 },
+    // Every restart after a crash is ConsumerRestarts', one at a time (why: consumer-restarts.ts).
+    retry: { initialRetryTime: 100, maxRetryTime: 2000, retries: 5, restartOnFailure: async () => false },
   });
   const gatherer = handleBatch && new BatchGatherer(handleBatch, logger);
   const deadLetters = new DeadLetterProducer(kafka, deadLetterTopic, groupId);
@@ -72,7 +73,10 @@ export async function runConsumer(kafka: Kafka, options: ConsumerRunnerOptions):
   const membership = new MembershipWatch(SESSION_TIMEOUT_MS);
   const commits = new OffsetCommits(consumer, commitIntervalMs !== undefined, groupId, logger, (error) => {
     if (!error) membership.reset();
-    else if (membership.commitFailed(error)) rejoin();
+    else if (membership.commitFailed(error) && !stopping) {
+      logger.warn(`consumer group ${groupId}: the coordinator has not known this member for ${SESSION_TIMEOUT_MS} ms and it did not rejoin; starting the consumer again`);
+      restarts.membershipLost();
+    }
   });
   const runConfig = {
     partitionsConsumedConcurrently,
@@ -87,8 +91,8 @@ export async function runConsumer(kafka: Kafka, options: ConsumerRunnerOptions):
     joined();
   });
   let stopping: Promise<void> | undefined;
-  let rejoining: Promise<void> | undefined;
-  const cancelRestart = restartAfterCrashes(consumer, runConfig, { groupId, logger, stopping: () => !!stopping });
+  // A new runner commits through its own batches' handles, never a previous runner's (its member is gone).
+  const restarts = new ConsumerRestarts(consumer, runConfig, { groupId, logger, beforeRun: () => commits.forget() });
   /** The batches being handled now (one per partition at most): a stop waits for them. */
   const handling = new Set<Promise<void>>();
 
@@ -142,19 +146,6 @@ export async function runConsumer(kafka: Kafka, options: ConsumerRunnerOptions):
     }
   }
 
-  /** Starts the consumer again after kafkajs lost its membership and did not rejoin (membership-watch.ts). */
-  function rejoin(): void {
-    if (stopping || rejoining) return;
-    logger.warn(`consumer group ${groupId}: the coordinator has not known this member for ${SESSION_TIMEOUT_MS} ms and it did not rejoin; starting the consumer again`);
-    rejoining = (async () => {
-      // The batch in hand stops early; what was handled since the last commit comes again and is dropped as copies.
-      await consumer.stop();
-      if (!stopping) await consumer.run(runConfig);
-    })()
-      .catch((error: Error) => logger.error(`restarting consumer group ${groupId} failed: ${error.message}`))
-      .finally(() => (rejoining = undefined));
-  }
-
   /** False for a replay meant for another consumer group of the topic. */
   function isForThisGroup(message: KafkaMessage): boolean {
     const header = message.headers?.[REPLAYED_FOR_GROUP_HEADER];
@@ -177,8 +168,7 @@ export async function runConsumer(kafka: Kafka, options: ConsumerRunnerOptions):
     whenJoined: () => joinedPromise,
     stop: () =>
       (stopping ??= (async () => {
-        cancelRestart();
-        await rejoining;
+        await restarts.cancel();
         // The batches in hand finish (no new chunk starts), their offsets are committed while
         // this member still holds the partitions, and then it leaves the group.
         await Promise.allSettled([...handling]);

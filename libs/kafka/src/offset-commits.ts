@@ -35,6 +35,14 @@ export class OffsetCommits {
     this.handles = batch;
   }
 
+  /**
+   * Drops the handles of a runner that is gone: they commit under its member id, which the
+   * coordinator no longer knows, so every interval would fail until a batch came again.
+   */
+  forget(): void {
+    this.handles = undefined;
+  }
+
   /** Commits every resolved offset now, while the member still holds its partitions. */
   async commitAll(): Promise<void> {
     await this.committing;
