@@ -83,6 +83,7 @@ describe('ConsumerRestarts', () => {
   it('backs off between crashes in a row, and starts over once the consumer joined its group', async () => {
     const consumer = new StandInConsumer();
     restartsOf(consumer);
+    const joiningRun = consumer.run;
     consumer.run = async () => {
       consumer.runs += 1;
       consumer.crash();
@@ -92,8 +93,15 @@ describe('ConsumerRestarts', () => {
       await jest.advanceTimersByTimeAsync(ms);
       return consumer.runs;
     };
-    // Restarts 0.5, 1 and 2 s after the crashes before them.
-    expect([await runsAt(500), await runsAt(999), await runsAt(1), await runsAt(1_999), await runsAt(1)]).toEqual([1, 1, 2, 2, 3]);
+    // Restarts 0.5, 1, 2 and again 2 s after the crashes before them.
+    expect([await runsAt(500), await runsAt(999), await runsAt(1), await runsAt(1_999), await runsAt(1), await runsAt(1_999), await runsAt(1)]).toEqual([
+      1, 1, 2, 2, 3, 3, 4,
+    ]);
+    // Once a run joins the group, the next crash is started again after half a second.
+    consumer.run = joiningRun;
+    await jest.advanceTimersByTimeAsync(2_000);
+    consumer.crash();
+    expect([await runsAt(499), await runsAt(1)]).toEqual([5, 6]);
   });
 
   it('drops what belonged to the previous runner before each new run', async () => {
