@@ -45,7 +45,7 @@ export class ConsumerRestarts {
     consumer.on(consumer.events.CRASH, ({ payload }) => {
       options.logger.error(`consumer group ${options.groupId} crashed: ${payload.error.message}`);
       this.failures += 1;
-      this.request(backoffDelay(this.failures, CRASH_BACKOFF));
+      this.request(this.crashDelay());
     });
     consumer.on(consumer.events.GROUP_JOIN, () => (this.failures = 0));
   }
@@ -60,6 +60,11 @@ export class ConsumerRestarts {
     this.cancelled = true;
     clearTimeout(this.timer);
     return this.underWay ?? Promise.resolve();
+  }
+
+  /** The wait after the crashes (or failed starts) since the last join. */
+  private crashDelay(): number {
+    return backoffDelay(Math.max(1, this.failures), CRASH_BACKOFF);
   }
 
   private request(delayMs: number): void {
@@ -95,7 +100,7 @@ export class ConsumerRestarts {
       this.underWay = undefined;
       if (this.again) {
         this.again = false;
-        this.request(backoffDelay(Math.max(1, this.failures), CRASH_BACKOFF));
+        this.request(this.crashDelay());
       }
     }
   }
