@@ -94,11 +94,13 @@ export async function benchCluster() {
       pets.push(pet);
     }
     let next = 0;
+    const balancer = running.balancer();
     const target: Target = {
       url: `${layout.urls.gateway}/v1/store/orders`,
       db: ordersDb,
       table: 'store_order',
-      processes: childrenOf(running.processes),
+      // HAProxy too: every order passes through it, so its CPU is part of an order's.
+      processes: { ...childrenOf(running.processes), ...(balancer && { haproxy: balancer }) },
       stages: (since) => sagaStages(layout, stackStageSources(layout, namespace), since),
       request: orderRequest(headers, () => pets[next++ % pets.length].id),
     };
