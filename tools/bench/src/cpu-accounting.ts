@@ -97,6 +97,15 @@ export function waitingTotal(figures: { waitingMsPerOrder?: Record<string, numbe
   return machineTotal(figures.waitingMsPerOrder, 2);
 }
 
+/** How the report says where the brokers' requests per order come from. */
+export const BROKER_REQUESTS_NOTE =
+  "every broker of the machine, from its own request counters (JMX) read just before and just after the run; a follower fetch is a broker copying the partitions it replicates";
+
+/** All the requests the brokers handled per decided order. */
+export function requestsTotal(figures: { brokerRequestsPerOrder?: Record<string, number> }): number {
+  return machineTotal(figures.brokerRequestsPerOrder, 2);
+}
+
 /** All the CPU the machine spent per decided order (ms). */
 export function cpuTotal(figures: { cpuMsPerOrder?: Record<string, number> }): number {
   return machineTotal(figures.cpuMsPerOrder, 2);

@@ -1,6 +1,7 @@
 // The saga's measurements through a target (the stack or the floor): closed loop as fast as it
 // takes orders, open loop at a rate, and `Prefer: wait`; decisions read from the target's database.
 import type { Pool } from 'pg';
+import { withBrokerRequests } from './broker-requests';
 import { cannon } from './cannon';
 import type { CapacityRuns } from './capacity-rounds';
 import { log, round, sleep } from './figures';
@@ -11,11 +12,12 @@ import { withCpuPerOrder } from './proc-cpu';
 import type { Target } from './target';
 
 /**
- * `run` with the CPU each part of the machine spent per decided order, and the host's probe just
- * before and after (outside the CPU window: the probe is this process's work).
+ * `run` with the CPU each part of the machine spent and the requests the brokers handled per
+ * decided order, and the host's probe just before and after (the probe and the brokers' reading
+ * outside the CPU window: both are work of this process's or of a JVM it starts).
  */
 function measuredRun<T extends { decided: number }>(target: Target, run: () => Promise<T>) {
-  return withHostProbe(() => withCpuPerOrder(target.processes, run));
+  return withHostProbe(() => withBrokerRequests(() => withCpuPerOrder(target.processes, run)));
 }
 
 export async function dbNow(db: Pool): Promise<Date> {

@@ -100,6 +100,17 @@ function postmasterPid(): string | undefined {
 const isBroker = (cmdline: string) =>
   cmdline.includes(`${KAFKA_DATA_DIR}/server.properties`) || cmdline.includes(`${UNSECURED_BUS.kafka.dataDir}/server.properties`) || isBenchClusterBroker(cmdline);
 
+/** The process ids of every running Kafka broker of the stack's, the security section's and the bench cluster's. */
+export function brokerPids(): string[] {
+  return fs.readdirSync('/proc').filter((entry) => {
+    try {
+      return /^\d+$/.test(entry) && isBroker(fs.readFileSync(`/proc/${entry}/cmdline`, 'utf8'));
+    } catch {
+      return false; // gone meanwhile
+    }
+  });
+}
+
 /**
  * CPU seconds used and context switches made so far by each process of the stack, of the local
  * PostgreSQL server (each backend), of the stack's Kafka broker(s), of the NATS server, of the

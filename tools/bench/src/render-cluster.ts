@@ -1,5 +1,6 @@
 // The cluster section of docs/BENCHMARKS.md, beside the single-broker figures of the same run.
 import { capacityRatios } from './capacity-rounds';
+import { BROKER_REQUESTS_NOTE, requestsTotal } from './cpu-accounting';
 import { CLUSTER_RATE, READ_RATE, WARM_JIT_SHARE, WARMUP_MAX_RUNS } from './cluster-settings';
 import type { Spread } from './cluster-spread';
 import { ratio, round } from './figures';
@@ -54,6 +55,20 @@ function cpuTable(c: ClusterResults): string[] {
     'CPU per decided order in the cluster (ms, every process of the machine, the replicas of a tier summed, the three brokers under kafka):',
     '',
     ...table(['run', ...parts, 'in all'], rows.map(([name, cpu]) => [name, ...parts.map((part) => cpu[part] ?? ''), `**${total(cpu)}**`])),
+    ...requestsTable(cpuRows),
+  ];
+}
+
+/** The brokers' requests per decided order in each run that counted them. */
+function requestsTable(runs: [string, Run | undefined][]): string[] {
+  const counted = runs.flatMap(([name, r]) => (r?.brokerRequestsPerOrder ? [[name, r] as const] : []));
+  if (counted.length === 0) return [];
+  const kinds = [...new Set(counted.flatMap(([, r]) => Object.keys(r.brokerRequestsPerOrder ?? {})))];
+  return [
+    '',
+    `Requests the brokers handled per decided order (${BROKER_REQUESTS_NOTE}):`,
+    '',
+    ...table(['run', ...kinds, 'in all'], counted.map(([name, r]) => [name, ...kinds.map((kind) => r.brokerRequestsPerOrder?.[kind] ?? ''), `**${requestsTotal(r)}**`])),
   ];
 }
 

@@ -1,6 +1,6 @@
 // The figures of the main run as docs/BENCHMARKS.md shows them, section by section.
 import { capacityRatios } from './capacity-rounds';
-import { cpuTotal, switchesTotal, waitingTotal } from './cpu-accounting';
+import { BROKER_REQUESTS_NOTE, cpuTotal, requestsTotal, switchesTotal, waitingTotal } from './cpu-accounting';
 import { HOST_MOVED_LIMIT, hostSpreadText } from './host-speed';
 import { table } from './markdown';
 import { stackRanFirst } from './rate-rounds';
@@ -96,6 +96,8 @@ function capacitySection(results: BenchResults): string[] {
   if (switchLines.length > 0) out.push('', `Context switches per decided order during ${rounds.length > 1 ? 'each' : 'that'} run (every thread of each process):`, '', ...switchLines);
   const waitingLines = perOrderLines(pipelines, 'waitingMsPerOrder', (c) => `${waitingTotal(c)} ms`);
   if (waitingLines.length > 0) out.push('', `Waiting for a core per decided order during ${rounds.length > 1 ? 'each' : 'that'} run (ms; every thread of each process, ready to run and no core free, from /proc/<pid>/task/*/schedstat):`, '', ...waitingLines);
+  const requestLines = perOrderLines(pipelines, 'brokerRequestsPerOrder', (c) => `${requestsTotal(c)}`);
+  if (requestLines.length > 0) out.push('', `Requests the broker handled per decided order during ${rounds.length > 1 ? 'each' : 'that'} run (${BROKER_REQUESTS_NOTE}):`, '', ...requestLines);
   return out;
 }
 
@@ -185,12 +187,13 @@ function ratesSection({ rates, floorRates, laterRateRounds = [], roundTrips, set
       waitingTotal,
       'Waiting for a core per decided order at each rate (ms; every thread of each process, ready to run and no core free, from /proc/<pid>/task/*/schedstat: where the stages above wait when the machine is full):',
     ),
+    ...perOrderTable(both, 'brokerRequestsPerOrder', requestsTotal, `Requests the broker handled per decided order at each rate (${BROKER_REQUESTS_NOTE}):`),
   );
   return [...out, ...roundTripLine(roundTrips)];
 }
 
-/** The figures a run keeps per decided order for each process. */
-type PerOrderFigure = 'cpuMsPerOrder' | 'switchesPerOrder' | 'waitingMsPerOrder';
+/** The figures a run keeps per decided order for each process (or, for the brokers' requests, each kind of request). */
+type PerOrderFigure = 'cpuMsPerOrder' | 'switchesPerOrder' | 'waitingMsPerOrder' | 'brokerRequestsPerOrder';
 
 /** A line per pipeline that has `figure`: each part's figure per order, then the machine's total. */
 function perOrderLines(

@@ -204,6 +204,20 @@ describe('the report of a full run', () => {
     expect(mainBlock(run).some((line) => line.startsWith('Waiting for a core'))).toBe(false);
   });
 
+  it("shows the brokers' requests per decided order where a run counted them, and nothing for a raw without them", () => {
+    const requests = { 'consumer fetch': 0.4, 'follower fetch': 0.45, produce: 0.2, other: 0.05 };
+    const run = fullRun();
+    run.capacity = { ...(run.capacity as CapacityResult), brokerRequestsPerOrder: requests };
+    run.rates = (run.rates ?? []).map((r) => ({ ...r, brokerRequestsPerOrder: requests }));
+    const cluster = run.cluster as NonNullable<BenchResults['cluster']>;
+    run.cluster = { ...cluster, capacity: { ...cluster.capacity, brokerRequestsPerOrder: requests } };
+    const lines = mainBlock(run);
+    expect(lines).toContain('- stack: consumer fetch 0.4, follower fetch 0.45, produce 0.2, other 0.05; **1.1** in all.');
+    expect(lines.filter((line) => line.startsWith('| stack | 250 | 0.4 | 0.45 | 0.2 | 0.05 | **1.1** |'))).toHaveLength(1);
+    expect(lines).toContain('| cluster: capacity | 0.4 | 0.45 | 0.2 | 0.05 | **1.1** |');
+    expect(mainBlock(fullRun()).some((line) => line.startsWith('Requests the broker'))).toBe(false);
+  });
+
   it('names each round of saga capacity, the floor then the stack, and judges the target by the mean of their stack / floor', () => {
     const run = fullRun();
     run.laterCapacityRounds = [{ floor: capacity(1000), stack: capacity(750) }];

@@ -26,6 +26,8 @@ export interface Decisions {
   /** Time each process's threads were ready to run and found no free core, per decided order (ms; runs since the night of 2026-11-30). */
   waitingMsPerOrder?: Record<string, number>;
   brokerJitShare?: Figure;
+  /** Requests the Kafka brokers handled per decided order, by kind (runs since 2026-12-03; broker-requests.ts). */
+  brokerRequestsPerOrder?: Record<string, number>;
   /** The host's probe (ms) just before and just after the run (runs since 2026-11-30). */
   hostProbeMs?: HostProbe;
   /** How full the machine was during the run (runs since the afternoon of 2026-11-30). */
