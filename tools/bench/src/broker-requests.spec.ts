@@ -15,8 +15,8 @@ describe("the brokers' requests per decided order", () => {
     });
   });
 
-  it('counts a kind the first reading did not have from zero', () => {
-    expect(requestsPerOrder({}, { FetchConsumer: 30, JoinGroup: 4 }, 10)).toMatchObject({ 'consumer fetch': 3, other: 0.4 });
+  it('counts a kind the first reading did not have from zero, and leaves out a kind none of which were made', () => {
+    expect(requestsPerOrder({ FetchFollower: 0 }, { FetchConsumer: 30, FetchFollower: 0, JoinGroup: 4 }, 10)).toEqual({ 'consumer fetch': 3, other: 0.4 });
   });
 
   it('has nothing per order when no order was decided', () => {

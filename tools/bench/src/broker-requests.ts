@@ -17,9 +17,9 @@ const READER = path.join(ROOT, 'tools/bench/java/BrokerRequestCounts.java');
 const NAMED: Record<string, string> = { FetchConsumer: 'consumer fetch', FetchFollower: 'follower fetch', Produce: 'produce', OffsetCommit: 'offset commit', Heartbeat: 'heartbeat' };
 
 /**
- * Requests per decided order between two readings, by the report's names, `other` last.
- * `Fetch` is left out: a broker counts every fetch under it and again as a consumer's or a
- * follower's.
+ * Requests per decided order between two readings, by the report's names, `other` last; a kind
+ * none of which were made is left out (a single broker has no followers). `Fetch` is left out
+ * too: a broker counts every fetch under it and again as a consumer's or a follower's.
  */
 export function requestsPerOrder(before: RequestCounts, after: RequestCounts, decided: number): Record<string, number> | undefined {
   if (decided <= 0) return undefined;
@@ -28,7 +28,7 @@ export function requestsPerOrder(before: RequestCounts, after: RequestCounts, de
     if (request === 'Fetch') continue;
     made[NAMED[request] ?? 'other'] += count - (before[request] ?? 0);
   }
-  return Object.fromEntries(Object.entries(made).map(([part, count]) => [part, round(count / decided, 2) ?? 0]));
+  return Object.fromEntries(Object.entries(made).flatMap(([part, count]) => (count > 0 ? [[part, round(count / decided, 2) ?? 0]] : [])));
 }
 
 let unreadable = false;
