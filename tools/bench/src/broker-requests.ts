@@ -1,6 +1,7 @@
 // The requests the Kafka brokers handled during a run, per decided order: how many fetches,
 // follower fetches and produce requests a pipeline's orders cost its brokers, beside their CPU.
-// kafkajs counts nothing of the kind, and a broker keeps these counters only in JMX, which
+// Counted by the brokers, not the clients: a client sees only its own requests, and a broker's
+// follower fetches come from the other brokers. A broker keeps these counters only in JMX, which
 // tools/bench/java/BrokerRequestCounts.java reads by attaching to each broker's JVM.
 import { spawnSync } from 'node:child_process';
 import * as path from 'node:path';
