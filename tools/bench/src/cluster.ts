@@ -5,6 +5,7 @@ import { randomBytes } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as pg from 'pg';
+import { topicSettingsFromEnv } from '@petstore/kafka';
 import { clusterKafka, clusterKafkaAsync, clusterLayout, dropDatabases, ensureNatsAndRedis, REPLICAS, ROOT, runMigrations, startCluster } from '@petstore/stack';
 import { BENCH_ENV } from './bench-stack';
 import { brokerTicks } from './cluster-brokers';
@@ -104,7 +105,8 @@ export async function benchCluster() {
       stages: (since) => sagaStages(layout, stackStageSources(layout, namespace), since),
       request: orderRequest(headers, () => pets[next++ % pets.length].id),
     };
-    const topics = { partitions: 12, replicationFactor: 3, minInsyncReplicas: 2 };
+    // The stack's partitions (KAFKA_TOPIC_PARTITIONS, 12 unless told), so that the floor's consumers split their work alike.
+    const topics = { partitions: topicSettingsFromEnv().partitions, replicationFactor: 3, minInsyncReplicas: 2 };
     // Reads of a pet (catalog) and of its stock (inventory) through HAProxy: how the gateways spread
     // RPC over the replicas; it also warms every process up before the saga is measured.
     log(`cluster: reads at ${READ_RATE}/s`);

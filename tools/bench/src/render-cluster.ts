@@ -76,7 +76,7 @@ export function clusterReport(results: BenchResults): string[] {
   const c = results.cluster;
   if (!c) return [];
   const perTier = c.replicas.gateways.length;
-  const out = ['', `### Cluster (three brokers, RF 3, min.insync.replicas 2, 12 partitions; ${counted(perTier, 'replica')} of every service, ${counted(perTier, 'gateway')} behind HAProxy)`, ''];
+  const out = ['', `### Cluster (three brokers, RF 3, min.insync.replicas 2, ${c.topics.partitions} partitions; ${counted(perTier, 'replica')} of every service, ${counted(perTier, 'gateway')} behind HAProxy)`, ''];
   const row = (name: string, r: Run) => [name, placedPerSecond(r), r.decided, `**${r.decidedPerSecond}**`, `**${r.decisionP50}**`, `**${r.decisionP99}**`, r.failed];
   const single250 = results.rates?.find((r) => r.offeredRate === CLUSTER_RATE);
   const rows = [];

@@ -354,6 +354,13 @@ describe('the report of a full run', () => {
     expect(roundTwo).toEqual(["on, 0.1 of new traces kept (the chart's default)", 'on', 'off']);
   });
 
+  it("names the cluster's partitions as the run had them", () => {
+    const run = fullRun();
+    const cluster = run.cluster as NonNullable<BenchResults['cluster']>;
+    run.cluster = { ...cluster, topics: { ...cluster.topics, partitions: 6 } };
+    expect(mainBlock(run).some((line) => line.startsWith('### Cluster (three brokers, RF 3, min.insync.replicas 2, 6 partitions;'))).toBe(true);
+  });
+
   it('renders the cluster with the replicas of a tier summed', () => {
     expect(main).toContain('### Cluster (three brokers, RF 3, min.insync.replicas 2, 12 partitions; two replicas of every service, two gateways behind HAProxy)');
     expect(main).toContain('Cluster / single-broker capacity: **1.2**.');
