@@ -1,6 +1,6 @@
 // The cluster section of docs/BENCHMARKS.md, beside the single-broker figures of the same run.
 import { capacityRatios } from './capacity-rounds';
-import { BROKER_REQUESTS_NOTE, requestsTotal } from './cpu-accounting';
+import { BROKER_REQUESTS_NOTE } from './cpu-accounting';
 import { CLUSTER_RATE, READ_RATE, WARM_JIT_SHARE, WARMUP_MAX_RUNS } from './cluster-settings';
 import type { Spread } from './cluster-spread';
 import { ratio, round } from './figures';
@@ -36,39 +36,36 @@ function warmupRuns(runs: WarmupRun[]): string {
   return runs.map((run) => `${run.decidedPerSecond} decided/s with ${Math.round((run.brokerJitShare ?? 0) * 100)} %`).join(', ');
 }
 
-function cpuTable(c: ClusterResults): string[] {
-  const cpuRows = (
-    [
-      ['cluster: capacity', c.capacity],
-      [`cluster: ${CLUSTER_RATE}/s`, c.rate],
-      ['cluster: one pet', c.onePet],
-      ["floor on the cluster's brokers: capacity", c.floorCapacity],
-      [`floor on the cluster's brokers: ${CLUSTER_RATE}/s`, c.floorRate],
-    ] as [string, Run | undefined][]
-  ).filter(([, r]) => r?.cpuMsPerOrder);
-  if (cpuRows.length === 0) return [];
-  const rows = cpuRows.map(([name, r]) => [name, cpuByTier(r?.cpuMsPerOrder ?? {})] as const);
-  const parts = [...new Set(rows.flatMap(([, cpu]) => Object.keys(cpu)))];
-  const total = (cpu: Record<string, number | null>) => round(Object.values(cpu).reduce((sum: number, ms) => sum + (ms ?? 0), 0), 2);
+/** The cluster's runs and the floor's on its brokers, by the name their rows carry. */
+function clusterRuns(c: ClusterResults): [string, Run | undefined][] {
   return [
-    '',
-    'CPU per decided order in the cluster (ms, every process of the machine, the replicas of a tier summed, the three brokers under kafka):',
-    '',
-    ...table(['run', ...parts, 'in all'], rows.map(([name, cpu]) => [name, ...parts.map((part) => cpu[part] ?? ''), `**${total(cpu)}**`])),
-    ...requestsTable(cpuRows),
+    ['cluster: capacity', c.capacity],
+    [`cluster: ${CLUSTER_RATE}/s`, c.rate],
+    ['cluster: one pet', c.onePet],
+    ["floor on the cluster's brokers: capacity", c.floorCapacity],
+    [`floor on the cluster's brokers: ${CLUSTER_RATE}/s`, c.floorRate],
   ];
 }
 
-/** The brokers' requests per decided order in each run that counted them. */
-function requestsTable(runs: [string, Run | undefined][]): string[] {
-  const counted = runs.flatMap(([name, r]) => (r?.brokerRequestsPerOrder ? [[name, r] as const] : []));
-  if (counted.length === 0) return [];
-  const kinds = [...new Set(counted.flatMap(([, r]) => Object.keys(r.brokerRequestsPerOrder ?? {})))];
+/** A row per run of each part's figure per order, with every part any run has as a column, and the row's sum. */
+function perOrderTable(heading: string, rows: (readonly [string, Record<string, number | null>])[]): string[] {
+  if (rows.length === 0) return [];
+  const parts = [...new Set(rows.flatMap(([, figures]) => Object.keys(figures)))];
+  const total = (figures: Record<string, number | null>) => round(Object.values(figures).reduce((sum: number, value) => sum + (value ?? 0), 0), 2);
+  return ['', heading, '', ...table(['run', ...parts, 'in all'], rows.map(([name, figures]) => [name, ...parts.map((part) => figures[part] ?? ''), `**${total(figures)}**`]))];
+}
+
+function cpuTable(c: ClusterResults): string[] {
+  const runs = clusterRuns(c);
   return [
-    '',
-    `Requests the brokers handled per decided order (${BROKER_REQUESTS_NOTE}):`,
-    '',
-    ...table(['run', ...kinds, 'in all'], counted.map(([name, r]) => [name, ...kinds.map((kind) => r.brokerRequestsPerOrder?.[kind] ?? ''), `**${requestsTotal(r)}**`])),
+    ...perOrderTable(
+      'CPU per decided order in the cluster (ms, every process of the machine, the replicas of a tier summed, the three brokers under kafka):',
+      runs.flatMap(([name, r]) => (r?.cpuMsPerOrder ? [[name, cpuByTier(r.cpuMsPerOrder)] as const] : [])),
+    ),
+    ...perOrderTable(
+      `Requests the brokers handled per decided order (${BROKER_REQUESTS_NOTE}):`,
+      runs.flatMap(([name, r]) => (r?.brokerRequestsPerOrder ? [[name, r.brokerRequestsPerOrder] as const] : [])),
+    ),
   ];
 }
 
