@@ -9,7 +9,7 @@ import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { KAFKA_ADMIN_PRINCIPAL, kafkaPrincipals, NATS_IDENTITIES, natsServerConfig } from '@petstore/contracts';
+import { KAFKA_ADMIN_PRINCIPAL, kafkaPrincipals, NATS_IDENTITIES, NATS_SERVER_ENVIRONMENT, natsServerConfig } from '@petstore/contracts';
 import {
   COMPOSE_KAFKA_HOSTS,
   KAFKA_CA_FILE,
@@ -667,6 +667,10 @@ describe('docker-compose.yml: NATS and Redis credentials (bus-secrets)', () => {
     expect(execFileSync('openssl', ['x509', '-in', config.tls.cert_file, '-noout', '-ext', 'subjectAltName'], { encoding: 'utf8' })).toContain('DNS:nats');
     expect(new URL(environment(services.gateway).NATS_SERVERS).hostname).toBe('nats');
     for (const secret of ['nats/nats.conf', 'nats/server.key', 'gateway/nats-password']) expect({ secret, mode: statSync(join(generated, secret)).mode & 0o777 }).toEqual({ secret, mode: 0o600 });
+  });
+
+  it('runs NATS with the environment of the stacks\' own NATS servers (one P for Go\'s scheduler)', () => {
+    expect(environment(services.nats)).toEqual(NATS_SERVER_ENVIRONMENT);
   });
 
   it('runs Redis over TLS only, with the generated ACL file: no default user, the gateways\' user with a hash of its password', () => {

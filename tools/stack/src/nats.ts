@@ -4,7 +4,7 @@
 import { spawn } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { NATS_IDENTITIES, natsServerConfig, type NatsServerConfigOptions } from '@petstore/contracts';
+import { NATS_IDENTITIES, NATS_SERVER_ENVIRONMENT, natsServerConfig, type NatsServerConfigOptions } from '@petstore/contracts';
 import { CACHE } from './paths';
 import { canConnect, ensureCertificates, passwordFile, runningPid, waitForPort, writeSecret } from './secrets';
 
@@ -103,7 +103,7 @@ export async function ensureNatsServer(server: NatsServer, natsServerBinary: () 
     return;
   }
   if (await canConnect('127.0.0.1', server.port)) throw new Error(`127.0.0.1:${server.port} answers, but not the stack's NATS server (${config.pidFile}): stop what listens there`);
-  spawn(natsServerBinary(), ['-c', config.file], { detached: true, stdio: 'ignore' }).unref();
+  spawn(natsServerBinary(), ['-c', config.file], { detached: true, stdio: 'ignore', env: { ...process.env, ...NATS_SERVER_ENVIRONMENT } }).unref();
   await waitForPort(server.port, `nats-server (configuration ${config.file})`);
 }
 

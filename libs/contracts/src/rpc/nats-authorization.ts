@@ -144,3 +144,12 @@ export function natsServerConfig({ listen, subjectPrefix, users, tls, pidFile, h
   };
   return `# Generated from libs/contracts (RPC_CALLS): users, permissions and TLS of the RPC bus. Holds passwords.\n${JSON.stringify(config, null, 2)}\n`;
 }
+
+/**
+ * The environment every NATS server of the store runs with (the stacks' own, compose's). One P for
+ * Go's scheduler: the server only relays small requests and answers, far below one core's work,
+ * and with a second P idle each message woke another thread to take it over: 15 % more of the
+ * server's CPU per order at 250/s, 38 % at 1,000/s, and twice the context switches
+ * (docs/BENCHMARKS-HISTORY.md, "The NATS server on one P").
+ */
+export const NATS_SERVER_ENVIRONMENT: Readonly<Record<string, string>> = { GOMAXPROCS: '1' };
