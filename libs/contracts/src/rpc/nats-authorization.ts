@@ -148,8 +148,8 @@ export function natsServerConfig({ listen, subjectPrefix, users, tls, pidFile, h
 /**
  * The environment every NATS server of the store runs with (the stacks' own, compose's). One P for
  * Go's scheduler: the server only relays small requests and answers, far below one core's work,
- * and with a second P idle each message woke another thread to take it over: 15 % more of the
- * server's CPU per order at 250/s, 38 % at 1,000/s, and twice the context switches
- * (docs/BENCHMARKS-HISTORY.md, "The NATS server on one P").
+ * and with a second P idle each message woke another thread to take it over. One P cut the
+ * server's CPU per order by 13 % at 250/s and 28 % at 1,000/s, and its context switches by half
+ * (docs/BENCHMARKS-HISTORY.md, "The NATS server on one P, on the saga").
  */
 export const NATS_SERVER_ENVIRONMENT: Readonly<Record<string, string>> = { GOMAXPROCS: '1' };
