@@ -27,8 +27,10 @@ function counted(n: number, noun: string, plural = `${noun}s`): string {
 }
 
 /** How the saga floor ran on the cluster's brokers: raws from before its replicas ran one process of each side. */
-export function floorShape(c: Pick<ClusterResults, 'floorReplicas'>): string {
-  return `${counted(c.floorReplicas ?? 1, 'process', 'processes')} of each side`;
+export function floorShape(c: Pick<ClusterResults, 'floorReplicas' | 'floorFront'>): string {
+  const processes = counted(c.floorReplicas ?? 1, 'process', 'processes');
+  const front = c.floorFront === 'nats' ? `, behind ${counted(c.floorReplicas ?? 1, 'front')} sending each order over NATS` : '';
+  return `${processes} of each side${front}`;
 }
 
 /** Each unmeasured run: decided/s, and the brokers' JIT compilers' share of their CPU. */

@@ -278,7 +278,7 @@ function floorFrontLine({ settings }: BenchResults): string[] {
   if (settings.FLOOR_FRONT !== 'nats') return [];
   return [
     '',
-    "**The saga floor had the gateway's hop in this run** (`BENCH_FLOOR_FRONT=nats`): a node:http front of its own took each order and sent it over the stack's NATS server (TLS, a user of its own) to the floor's orders process, which placed it and answered the same way. Every figure against the floor below compares the stack with a floor that has the one hop the stack's design requires; the single broker's floor only, the cluster's has none.",
+    "**The saga floor had the gateway's hop in this run** (`BENCH_FLOOR_FRONT=nats`): a node:http front of its own took each order and sent it over the stack's NATS server (TLS, a user of its own) to the floor's orders process, which placed it and answered the same way. Every figure against the floor below compares the stack with a floor that has the one hop the stack's design requires; on the cluster's brokers too, where the floor ran as many fronts as it had processes of each side, on one port the kernel spreads connections over (the cluster's gateways are behind HAProxy).",
   ];
 }
 

@@ -241,6 +241,16 @@ describe('the report of a full run', () => {
     expect(lines.some((line) => line.startsWith('| saga capacity ≥ 0.9 of the floor, the cluster (floor on the same brokers, two processes of each side) |'))).toBe(true);
   });
 
+  it("names the fronts of a saga floor that took its orders over NATS on the cluster's brokers, in the section and in the target", () => {
+    const run = fullRun();
+    run.cluster = { ...(run.cluster as NonNullable<BenchResults['cluster']>), floorReplicas: 2, floorFront: 'nats', floorCapacity: capacity(500) };
+    const lines = mainBlock(run);
+    expect(lines.some((line) => line.startsWith('Cluster / the saga floor on the same brokers (two processes of each side, behind two fronts sending each order over NATS): '))).toBe(true);
+    expect(
+      lines.some((line) => line.startsWith('| saga capacity ≥ 0.9 of the floor, the cluster (floor on the same brokers, two processes of each side, behind two fronts sending each order over NATS) |')),
+    ).toBe(true);
+  });
+
   it("says what the saga floor's unmeasured runs on the cluster's brokers decided, and nothing for a raw without them", () => {
     const warmupLine = (lines: string[]) => lines.find((line) => line.startsWith('The brokers start with this section')) ?? '';
     expect(warmupLine(main)).not.toContain('saga floor');

@@ -110,6 +110,8 @@ export interface ClusterResults {
   replicas: { services: string[]; gateways: string[] };
   /** Processes of each side of the saga floor on the cluster's brokers; raws from before it have none: one of each. */
   floorReplicas?: number;
+  /** 'nats' when the floor took its orders through fronts that send each over NATS (BENCH_FLOOR_FRONT); none in raws from before it could. */
+  floorFront?: 'nats';
   topics: { partitions: number; replicationFactor: number; minInsyncReplicas: number };
   reads: Record<string, { requestsPerSecond: Figure; p50: Figure; p99: Figure; failed: number }>;
   readSpread: Spread;

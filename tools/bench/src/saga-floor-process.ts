@@ -65,12 +65,15 @@ type FloorFront = NonNullable<Settings['FLOOR_FRONT']>;
 /**
  * The two sides of the saga floor on their own databases and topics (on `layout`'s brokers, with
  * `topics`' partitions and replication, the stack's unless told), with the order pets stocked;
- * with `front` 'nats', a third process in front of them that sends each order over `layout`'s NATS
- * server (which must know the `harness` user: stackLayout's `harness`). With `replicas` above one,
- * each side runs that many processes, as the scaled stack runs its tiers: the replicas of a side
- * share its consumer group and its tables, those of the orders side its port (the kernel spreads
- * the load generator's connections over them), and each replica relays the outbox rows it
- * committed (claimed with SKIP LOCKED, so two never send the same row).
+ * with `front` 'nats', a front in front of them that sends each order over `layout`'s NATS server
+ * (which must know the `harness` user: stackLayout's `harness`). With `replicas` above one, each
+ * side runs that many processes, as the scaled stack runs its tiers: the replicas of a side share
+ * its consumer group and its tables, those of the orders side its port (the kernel spreads the
+ * load generator's connections over them), and each replica relays the outbox rows it committed
+ * (claimed with SKIP LOCKED, so two never send the same row). The front runs as many processes on
+ * one shared port (the kernel spreads connections over them, where the cluster's gateways sit
+ * behind HAProxy), and NATS's queue group spreads their requests over the orders side's
+ * processes, as it spreads the gateways' over the orders replicas.
  */
 export async function startSagaFloor(
   layout: Layout,
@@ -79,7 +82,6 @@ export async function startSagaFloor(
   { topics = stackTopics(), front = 'none', replicas = 1 }: { topics?: FloorTopics; front?: FloorFront; replicas?: number } = {},
 ) {
   if (front === 'nats' && !layout.nats.harness) throw new Error("the saga floor's front needs a NATS server that knows the harness user (stackLayout's harness)");
-  if (front === 'nats' && replicas > 1) throw new Error("the saga floor's front serves one orders process; it runs without replicas");
   const urls = await freshDatabases(layout);
   await createTopics(layout, ['floor.orders', 'floor.stock'].map((topic) => `${namespace}${topic}`), topics);
   // The harness user serves and sends on `<prefix>harness.>` only (libs/contracts natsServerConfig).
@@ -108,7 +110,7 @@ export async function startSagaFloor(
     return { child, ready };
   };
   /** A side's processes, started one after the other (each creates the side's tables if they are missing), named as the stack's replicas are: `<side>-<n>`. */
-  const startSide = async (role: 'orders' | 'inventory') => {
+  const startSide = async (role: 'front' | 'orders' | 'inventory') => {
     const side: Record<string, ChildProcess> = {};
     for (let n = 1; n <= replicas; n += 1) {
       const one = start(role);
@@ -124,8 +126,7 @@ export async function startSagaFloor(
     await stock.query('insert into floor_stock (pet_id, quantity) select unnest($1::bigint[]), $2', [petIds, STOCK_PER_PET]);
     await stock.end();
     const orders = await startSide('orders');
-    const frontSide = front === 'nats' ? start('front') : undefined;
-    await frontSide?.ready;
+    const frontSide = front === 'nats' ? await startSide('front') : undefined;
     return { inventory, orders, frontSide };
   };
   const { inventory, orders, frontSide } = await startAll().catch((error: unknown) => {
@@ -133,7 +134,7 @@ export async function startSagaFloor(
     throw error;
   });
   const ordersDb = new pg.Pool({ connectionString: urls.orders, max: 2 });
-  const processes = { ...(frontSide ? { 'floor front': frontSide.child } : {}), ...orders, ...inventory };
+  const processes = { ...frontSide, ...orders, ...inventory };
   // The floor's five moments, as the stack's: its events carry the order id at the top.
   const stageSources: StageSources = {
     orders: { url: urls.orders, table: 'floor_order' },

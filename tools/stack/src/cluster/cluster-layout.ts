@@ -68,6 +68,8 @@ export interface ClusterLayoutOptions {
   kafka?: ClusterKafka;
   replicas?: Record<string, number>;
   subjectPrefix?: string;
+  /** The NATS server also knows the `harness` user, as stackLayout's `harness`. */
+  harness?: boolean;
 }
 
 /** The scaled stack's layout: the single stack's, plus every replica by name (`orders-1`, `gateway-2`). */
@@ -96,6 +98,7 @@ export function clusterLayout({
   kafka = CLUSTER_KAFKA,
   replicas = REPLICAS,
   subjectPrefix = namespace || 'cluster.',
+  harness = false,
 }: ClusterLayoutOptions = {}): ClusterLayout {
   const brokers = brokersOf(kafka);
   // RPC over NATS comes with the single stack's layout, on a NATS server of the cluster's own.
@@ -107,6 +110,7 @@ export function clusterLayout({
     kafkaSecrets: kafkaSecretsDir(kafka),
     subjectPrefix,
     natsPort: CLUSTER_NATS_PORT + offset,
+    harness,
   });
   const shared = { KAFKA_REPLICATION_FACTOR: '3', KAFKA_MIN_INSYNC_REPLICAS: '2' };
   // Also the tiers' own: provisioning (runMigrations) creates the topics with these settings.
