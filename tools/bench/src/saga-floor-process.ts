@@ -65,7 +65,7 @@ type FloorFront = NonNullable<Settings['FLOOR_FRONT']>;
 /**
  * The two sides of the saga floor on their own databases and topics (on `layout`'s brokers, with
  * `topics`' partitions and replication, the stack's unless told), with the order pets stocked;
- * with `front` 'nats', a front in front of them that sends each order over `layout`'s NATS server
+ * with `front` 'nats', a front that takes the orders and sends each over `layout`'s NATS server
  * (which must know the `harness` user: stackLayout's `harness`). With `replicas` above one, each
  * side runs that many processes, as the scaled stack runs its tiers: the replicas of a side share
  * its consumer group and its tables, those of the orders side its port (the kernel spreads the
@@ -109,7 +109,7 @@ export async function startSagaFloor(
     });
     return { child, ready };
   };
-  /** A side's processes, started one after the other (each creates the side's tables if they are missing), named as the stack's replicas are: `<side>-<n>`. */
+  /** A side's processes, started one after the other (each orders or inventory process creates its side's tables if they are missing), named as the stack's replicas are: `<side>-<n>`. */
   const startSide = async (role: 'front' | 'orders' | 'inventory') => {
     const side: Record<string, ChildProcess> = {};
     for (let n = 1; n <= replicas; n += 1) {
