@@ -53,7 +53,11 @@ export const defaultRelaySettings: RelaySettings = {
   // Kafka's default log retention (log.retention.hours=168).
   processedEventRetentionMs: 7 * 24 * 60 * 60 * 1000,
   purgeIntervalMs: 60 * 60 * 1000,
-  backoff: { initialMs: 200, maxMs: 5000 },
+  // After a Kafka outage the relay notices the brokers are back within its longest wait: at 5 s
+  // the saga resumed up to 5 s after the brokers could take writes again (docs/RELIABILITY.md,
+  // "two of three brokers down"). An attempt every 2 s while they cannot is one claim of a batch
+  // and one refused send.
+  backoff: { initialMs: 200, maxMs: 2000 },
   flushTimeoutMs: 5000,
   emptyOutboxAfterRows: 10_000,
 };
