@@ -100,9 +100,9 @@ export async function gatewayCpu(...builds: string[]): Promise<number> {
   if (builds.length === 0) throw new Error('usage: node scripts/bench.mjs gateway-cpu <main.js> [<main.js> …]');
   /** The bench's NATS server, with this run's prefix. */
   const nats = natsServer(NATS_PORT + 20_000, SUBJECT_PREFIX);
-  const catalog = TRANSPORT === 'nats' ? await natsStandIn(nats, 'catalog', ANSWERS) : await catalogStandIn(ANSWERS, RPC_PORT);
   const placing = REQUESTS.some(({ name }) => name === 'place');
   if (placing && TRANSPORT !== 'nats') throw new Error('gateway-cpu measures placements over NATS only');
+  const catalog = TRANSPORT === 'nats' ? await natsStandIn(nats, 'catalog', ANSWERS) : await catalogStandIn(ANSWERS, RPC_PORT);
   const orders = placing ? await natsStandIn(nats, 'orders', ORDERS_ANSWERS) : undefined;
   const runs: { build: string; request: string; round: number; cpuMsPerRequest: number; requestsPerSecond: number; failed: number }[] = [];
   for (let round = 1; round <= ROUNDS; round += 1) {
