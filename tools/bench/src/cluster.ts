@@ -50,11 +50,14 @@ async function unmeasuredRun(label: string, target: Target): Promise<WarmupRun> 
   return { decidedPerSecond, brokerJitShare };
 }
 
+/** 'nats' when the cluster's saga floor takes its orders through fronts that send each over NATS (BENCH_FLOOR_FRONT). */
+const FLOOR_FRONT = SETTINGS.FLOOR_FRONT === 'nats' ? ('nats' as const) : undefined;
+
 /** The cluster's own layout: BENCH_CLUSTER_REPLICAS=<n> replicas of every tier instead of its two, to tell what the replicas cost on one host from what the brokers' replication costs. */
 function benchClusterLayout(namespace: string) {
   const replicas = CLUSTER_REPLICAS > 0 ? Object.fromEntries(Object.keys(REPLICAS).map((tier) => [tier, CLUSTER_REPLICAS])) : undefined;
   // The harness user: the saga floor's front sends its orders over the cluster's NATS server too (BENCH_FLOOR_FRONT).
-  return clusterLayout({ offset: 20_000, databaseSuffix: '_cluster_bench', namespace, kafka: BENCH_CLUSTER_KAFKA, replicas, harness: SETTINGS.FLOOR_FRONT === 'nats' });
+  return clusterLayout({ offset: 20_000, databaseSuffix: '_cluster_bench', namespace, kafka: BENCH_CLUSTER_KAFKA, replicas, harness: FLOOR_FRONT !== undefined });
 }
 
 /** How many replicas of `tier` the layout runs (`<tier>-<n>`). */
@@ -124,11 +127,10 @@ export async function benchCluster() {
     // process and no core here, and the floor pays for that as the stack does), each of its runs
     // just before the cluster's of the same kind (capacityInRounds). Each idles while the other runs.
     const floorReplicas = CLUSTER_FLOOR_REPLICAS > 0 ? CLUSTER_FLOOR_REPLICAS : replicasOf(layout, 'orders');
-    const floorFront = SETTINGS.FLOOR_FRONT === 'nats' ? ('nats' as const) : undefined;
-    log(`cluster: saga floor on the same brokers, ${floorReplicas} process(es) of each side${floorFront ? ', behind as many fronts that send each order over NATS' : ''}`);
+    log(`cluster: saga floor on the same brokers, ${floorReplicas} process(es) of each side${FLOOR_FRONT ? ', behind as many fronts that send each order over NATS' : ''}`);
     const floor = await startSagaFloor(layout, namespace, pets.map((pet) => pet.id), {
       replicas: floorReplicas,
-      front: floorFront,
+      front: FLOOR_FRONT,
       topics: {
         numPartitions: topics.partitions,
         replicationFactor: topics.replicationFactor,
@@ -161,7 +163,7 @@ export async function benchCluster() {
       log(`cluster: saga floor, then the cluster, at ${CLUSTER_RATE} orders/s`);
       const floorRate = await withBrokerJitShare(() => atRate(floorTarget, CLUSTER_RATE));
       const rate = await withBrokerJitShare(() => atRate(target, CLUSTER_RATE));
-      paired = { ...runs, floorReplicas, floorFront, floorWarmup, rewarm, capacity: runs.capacity as Capacity, rpcSpread: rpcSpread as Spread, floorRate, rate };
+      paired = { ...runs, floorReplicas, floorFront: FLOOR_FRONT, floorWarmup, rewarm, capacity: runs.capacity as Capacity, rpcSpread: rpcSpread as Spread, floorRate, rate };
     } finally {
       await floor.stop();
     }
