@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { once } from 'node:events';
+import { connect, createServer, type Server, type Socket } from 'node:net';
 import { Inject, Injectable } from '@nestjs/common';
 import { Test, type TestingModule } from '@nestjs/testing';
 import { MikroOrmModule } from '@mikro-orm/nestjs';
@@ -24,7 +25,7 @@ import {
   createKafkaClient,
   namespaced,
 } from '@petstore/kafka';
-import { EventProbe, testDatabaseUrl, testKafkaBrokers, uniqueNamespace, type ProbedMessage } from '@petstore/testing';
+import { EventProbe, freePort, testDatabaseUrl, testKafkaBrokers, uniqueNamespace, type ProbedMessage } from '@petstore/testing';
 import type { Producer } from 'kafkajs';
 import { Client } from 'pg';
 import { register } from 'prom-client';
@@ -114,7 +115,7 @@ class OrderPlacedSpecHandler implements EventHandlerOf<typeof OrderPlaced> {
 
 const relayOptions: MessagingOptions = { producer: SERVICE, kafka: { brokers } };
 
-async function startService(replica: string, brokerList = brokers): Promise<TestingModule> {
+async function startService(replica: string, brokerList = brokers, warn: (message: unknown) => void = quiet): Promise<TestingModule> {
   const app = await Test.createTestingModule({
     imports: [
       MikroOrmModule.forRoot(ormOptions),
@@ -127,7 +128,7 @@ async function startService(replica: string, brokerList = brokers): Promise<Test
     ],
     providers: [OrderPlacedSpecHandler, { provide: REPLICA, useValue: replica }],
   })
-    .setLogger({ log: quiet, error: quiet, warn: quiet })
+    .setLogger({ log: quiet, error: quiet, warn })
     .compile();
   await app.init();
   return app;
@@ -140,6 +141,27 @@ function orderPlaced(petId: number, quantity = 1): EnvelopeOf<typeof OrderPlaced
 
 const answerTo = (cause: EventEnvelope) => (event: EventEnvelope) =>
   event.type === StockReserved.type && event.causationId === cause.eventId;
+
+/** Opens `port` and forwards each connection to `target` (`host:port`): a broker that becomes reachable at that address. */
+async function forwardTo(port: number, target: string): Promise<{ close: () => void }> {
+  const [host, targetPort] = target.split(':');
+  const sockets = new Set<Socket>();
+  const server: Server = createServer((client) => {
+    const upstream = connect(Number(targetPort), host);
+    for (const socket of [client, upstream]) {
+      sockets.add(socket);
+      socket.on('error', () => undefined).on('close', () => sockets.delete(socket));
+    }
+    client.pipe(upstream).pipe(client);
+  });
+  await new Promise<void>((resolve) => server.listen(port, '127.0.0.1', resolve));
+  return {
+    close: () => {
+      server.close();
+      for (const socket of sockets) socket.destroy();
+    },
+  };
+}
 
 describe('messaging (outbox relay and idempotent consumer) against PostgreSQL and Kafka', () => {
   let probe: EventProbe;
@@ -783,6 +805,30 @@ describe('messaging (outbox relay and idempotent consumer) against PostgreSQL an
     it('reports the broker as ready', async () => {
       await expect(app.get(KafkaReadinessCheck).check()).resolves.toBeUndefined();
     });
+  });
+
+  it('starts without the broker, keeps trying, and relays and consumes once the broker is reachable', async () => {
+    const port = await freePort(); // nothing listens there until the forwarder opens it
+    let failedToStart!: () => void;
+    const triedAndFailed = new Promise<void>((resolve) => (failedToStart = resolve));
+    const app = await startService('late', [`127.0.0.1:${port}`], (message) => String(message).includes('could not start') && failedToStart());
+    let forwarder: { close: () => void } | undefined;
+    try {
+      const event = orderPlaced(901);
+      const orm: MikroORM = app.get(MikroORM);
+      await orm.em.fork().transactional(async (em) => app.get(OutboxWriter).add(em, event));
+      await triedAndFailed;
+      await expect(app.get(KafkaReadinessCheck).check()).rejects.toThrow();
+
+      forwarder = await forwardTo(port, brokers[0]);
+      await app.get(MessagingService).whenStarted();
+      // Written before Kafka was reachable: relayed, then consumed and answered by the same service.
+      await probe.waitFor(answerTo(event));
+      await expect(app.get(KafkaReadinessCheck).check()).resolves.toBeUndefined();
+    } finally {
+      await app.close();
+      forwarder?.close();
+    }
   });
 
   it('reports not ready, quickly, while the broker is unreachable', async () => {

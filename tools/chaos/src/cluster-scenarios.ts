@@ -6,7 +6,7 @@ import { randomUUID } from 'node:crypto';
 import type { kafkajs } from '@petstore/kafka';
 import { clusterKafkaAsync, clusterLayout, waitForBalancer } from '@petstore/stack';
 import { sleep } from '@petstore/backoff';
-import type { Api, StockedPet } from './load';
+import { placedCount, secondsUntilDecided } from './load';
 import type { Scenario, ScenarioContext } from './scenario';
 import { whileLeadersMove } from './topics';
 
@@ -110,12 +110,6 @@ async function restartBrokersInTurn(context: ClusterContext, nodes = [1, 2, 3]) 
   return { note: `stopped and started node${nodes.length > 1 ? 's' : ''} ${nodes.join(', ')} in turn` };
 }
 
-/** Orders of the load's pets still `placed`. */
-async function placedCount(api: Api, pets: StockedPet[]): Promise<number> {
-  const pages = await Promise.all(pets.map((pet) => api.call('GET', `/v1/store/orders?petId=${pet.id}&status=placed&limit=100`)));
-  return pages.reduce((sum, page) => sum + (page.status === 200 ? page.body.length : 0), 0);
-}
-
 /** Two brokers killed, the one leading the most spared; one back after 20 s, then the other. */
 async function twoBrokersDown({ kafka, namespace, layout, api, load, waitReady }: ClusterContext) {
   const { node: spared } = await busiestLeader(kafka, namespace);
@@ -124,15 +118,7 @@ async function twoBrokersDown({ kafka, namespace, layout, api, load, waitReady }
   await sleep(20_000);
   const placedDuringOutage = await placedCount(api, load.pets);
   await clusterKafkaAsync('start-node', layout.kafka, down[0]);
-  const back = Date.now();
-  let resumedIn = null;
-  while (Date.now() - back < 30_000) {
-    if ((await placedCount(api, load.pets)) === 0) {
-      resumedIn = Math.round((Date.now() - back) / 100) / 10;
-      break;
-    }
-    await sleep(500);
-  }
+  const resumedIn = await secondsUntilDecided(api, load.pets, 30_000);
   await clusterKafkaAsync('start-node', layout.kafka, down[1]);
   await fullyReplicated(kafka, namespace);
   await waitReady();

@@ -65,6 +65,22 @@ export class Api {
   }
 }
 
+/** Orders of `pets` still `placed` (up to a page of 100 a pet). */
+export async function placedCount(api: Api, pets: StockedPet[]): Promise<number> {
+  const pages = await Promise.all(pets.map((pet) => api.call('GET', `/v1/store/orders?petId=${pet.id}&status=placed&limit=100`)));
+  return pages.reduce((sum, page) => sum + (page.status === 200 ? page.body.length : 0), 0);
+}
+
+/** Seconds (to a tenth) until no order of `pets` is left `placed`, asked every 500 ms; null if some still are after `withinMs`. */
+export async function secondsUntilDecided(api: Api, pets: StockedPet[], withinMs: number): Promise<number | null> {
+  const from = Date.now();
+  while (Date.now() - from < withinMs) {
+    if ((await placedCount(api, pets)) === 0) return Math.round((Date.now() - from) / 100) / 10;
+    await sleep(500);
+  }
+  return null;
+}
+
 /** A pet the load orders from, with the units it was stocked with. */
 export interface StockedPet {
   id: number;

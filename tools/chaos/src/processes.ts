@@ -57,10 +57,15 @@ export class ChaosStack {
 
   /** Starts `name` (with `env` on top, e.g. a fault to inject) and waits until it is ready. */
   async start(name: string, env: Env = {}): Promise<void> {
+    await waitUntilReady(this.urlOf(name), this.launch(name, env), 90_000);
+  }
+
+  /** Starts `name` without waiting for it to be ready: a service that cannot be, while its broker is down. */
+  launch(name: string, env: Env = {}): StackProcess {
     const app = name.split('-')[0];
     const started = startProcess(app, { ...this.envOf(name), ...env }, { output: this.options.output, extraEnv: this.options.extraEnv });
     this.processes.set(name, started);
-    await waitUntilReady(this.urlOf(name), started, 90_000);
+    return started;
   }
 
   /** Declares a replica of `app` on its own ports (its own health and RPC listeners, the same database and group). */

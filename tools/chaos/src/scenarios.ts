@@ -7,6 +7,7 @@ import { sleep } from '@petstore/backoff';
 import type { Fault, FaultOutcome, Scenario, ScenarioContext } from './scenario';
 import { CHAOS_KAFKA, brokerPid, run, stackLockDescriptors } from './processes';
 import { envelopeOf, readTopic } from './topics';
+import { placedCount, secondsUntilDecided } from './load';
 
 const STACK_LOCK = '/tmp/petstore-stack.lock';
 
@@ -40,6 +41,29 @@ async function pauseBroker({ waitReady }: ScenarioContext, seconds: number): Pro
     process.kill(pid, 'SIGCONT');
   }
   await waitReady();
+}
+
+/**
+ * Orders and inventory killed and started again while the broker is down: each starts without
+ * Kafka, takes placements into its outbox, reports not ready and keeps trying to start its
+ * messaging, and must relay and consume once the broker is back.
+ */
+async function restartedWithoutBroker({ stack, api, load, waitReady }: ScenarioContext): Promise<FaultOutcome> {
+  const services = ['orders', 'inventory'];
+  process.kill(brokerPid(), 'SIGKILL');
+  for (const service of services) await stack.signal(service, 'SIGKILL');
+  await sleep(1000);
+  for (const service of services) stack.launch(service);
+  await sleep(15_000);
+  const placedDuringOutage = await placedCount(api, load.pets);
+  await kafkaAsync('start', CHAOS_KAFKA);
+  const decidedIn = await secondsUntilDecided(api, load.pets, 30_000);
+  await waitReady();
+  return {
+    note:
+      `broker down 16 s, orders and inventory started again 1 s into it; ${placedDuringOutage} order(s) placed and waiting; ` +
+      (decidedIn === null ? 'not all decided within 30 s of the broker returning' : `all decided ${decidedIn} s after the broker returned`),
+  };
 }
 
 /**
@@ -98,6 +122,12 @@ export const SCENARIOS: Scenario[] = [
     fault: (context) => pauseBroker(context, 10),
     shortName: 'broker paused (SIGSTOP) 5 s',
     shortFault: (context) => pauseBroker(context, 5),
+  },
+  {
+    name: 'orders and inventory restarted while the broker is down (kill -9), broker back 15 s later',
+    guarantees:
+      'a service starts without Kafka: placements wait in the outbox, readiness says not ready, messaging retries its start at least every 2 s; once the broker is back the relays publish and the consumers join',
+    fault: restartedWithoutBroker,
   },
   {
     name: 'PostgreSQL restarted',
