@@ -54,14 +54,15 @@ async function restartedWithoutBroker({ stack, api, load, waitReady }: ScenarioC
   for (const service of services) await stack.signal(service, 'SIGKILL');
   await sleep(1000);
   for (const service of services) stack.launch(service);
-  await sleep(15_000);
+  // Long enough for the services' start attempts to back off to their longest wait.
+  await sleep(30_000);
   const placedDuringOutage = await placedCount(api, load.pets);
   await kafkaAsync('start', CHAOS_KAFKA);
   const decidedIn = await secondsUntilDecided(api, load.pets, 30_000);
   await waitReady();
   return {
     note:
-      `broker down 16 s, orders and inventory started again 1 s into it; ${placedDuringOutage} order(s) placed and waiting; ` +
+      `broker down 31 s, orders and inventory started again 1 s into it; ${placedDuringOutage} order(s) placed and waiting; ` +
       (decidedIn === null ? 'not all decided within 30 s of the broker returning' : `all decided ${decidedIn} s after the broker returned`),
   };
 }
@@ -124,7 +125,7 @@ export const SCENARIOS: Scenario[] = [
     shortFault: (context) => pauseBroker(context, 5),
   },
   {
-    name: 'orders and inventory restarted while the broker is down (kill -9), broker back 15 s later',
+    name: 'orders and inventory restarted while the broker is down (kill -9), broker back 31 s later',
     guarantees:
       'a service starts without Kafka: placements wait in the outbox, readiness says not ready, messaging retries its start at least every 2 s; once the broker is back the relays publish and the consumers join',
     fault: restartedWithoutBroker,
