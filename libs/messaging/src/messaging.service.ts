@@ -12,7 +12,7 @@ import type { Admin } from 'kafkajs';
 import { EventDispatcher } from './event.dispatcher';
 import { MessagingKafka } from './messaging-kafka';
 import { consumerObserver } from './messaging.metrics';
-import { MESSAGING_OPTIONS, defaultConsumerSettings, type MessagingOptions } from './messaging.options';
+import { MESSAGING_OPTIONS, RELAY_SETTINGS, defaultConsumerSettings, type MessagingOptions, type RelaySettings } from './messaging.options';
 import { OutboxRelay } from './outbox.relay';
 import { waitingForDatabase } from './wait-for-database';
 
@@ -43,6 +43,7 @@ export class MessagingService implements OnApplicationBootstrap, BeforeApplicati
     private readonly relay: OutboxRelay,
     private readonly dispatcher: EventDispatcher,
     @Inject(MESSAGING_OPTIONS) private readonly options: MessagingOptions,
+    @Inject(RELAY_SETTINGS) private readonly relaySettings: RelaySettings,
   ) {}
 
   /** The consumer group of this service (namespaced). */
@@ -107,7 +108,10 @@ export class MessagingService implements OnApplicationBootstrap, BeforeApplicati
       await this.start();
     } catch (error) {
       if (this.stopped) return;
-      const delay = backoffDelay(attempt, { initialMs: 1000, maxMs: 10_000 });
+      // The relay's wait: a service that started before Kafka relays as soon after Kafka comes up
+      // as a running relay resumes after an outage (docs/RELIABILITY.md, "orders and inventory
+      // restarted while the broker is down").
+      const delay = backoffDelay(attempt, this.relaySettings.backoff);
       this.logger.warn(`Kafka messaging could not start (${(error as Error).message}); retrying in ${delay} ms`);
       this.restartTimer = setTimeout(() => void this.startOrRetry(attempt + 1), delay);
     }
