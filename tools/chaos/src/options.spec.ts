@@ -2,11 +2,11 @@ import { chaosOptions } from './options';
 import { chooseScenarios, faultOf, type Scenario } from './scenario';
 
 describe('chaosOptions', () => {
-  it('runs everything, for 24 minutes at most, at 20 orders/s by default', () => {
-    expect(chaosOptions([], {})).toEqual({ short: false, onlyCluster: false, withCluster: true, only: undefined, rate: 20, runLimitMinutes: 24 });
+  it('runs everything, for 45 minutes at most, at 20 orders/s by default', () => {
+    expect(chaosOptions([], {})).toEqual({ short: false, onlyCluster: false, withCluster: true, only: undefined, rate: 20, runLimitMinutes: 45 });
   });
-  it('stops a short run after 12 minutes', () => {
-    expect(chaosOptions(['--short'], {})).toMatchObject({ short: true, runLimitMinutes: 12 });
+  it('stops a short run after 18 minutes', () => {
+    expect(chaosOptions(['--short'], {})).toMatchObject({ short: true, runLimitMinutes: 18 });
   });
   it('takes one stack, a part of a name and a rate', () => {
     expect(chaosOptions(['--cluster'], { CHAOS_ONLY: 'broker', CHAOS_RATE: '5' })).toMatchObject({ onlyCluster: true, withCluster: true, only: 'broker', rate: 5 });
