@@ -16,7 +16,8 @@ jest.setTimeout(60_000);
 const brokers = (process.env['KAFKA_BROKERS'] || '127.0.0.1:9092').split(',');
 const secretsDir = process.env['KAFKA_SECRETS_DIR'] || `${process.env['HOME']}/.cache/petstore/kafka-data/secrets`;
 // uniqueNamespace's shape (@petstore/testing depends on this lib), so the run's end deletes these topics too.
-const namespace = `t-${process.env['PETSTORE_TEST_RUN'] ?? 'local'}-${randomBytes(4).toString('hex')}.`;
+const newNamespace = () => `t-${process.env['PETSTORE_TEST_RUN'] ?? 'local'}-${randomBytes(4).toString('hex')}.`;
+const namespace = newNamespace();
 const table = kafkaAccessTable(namespace);
 const topicNames = [...new Set(Object.values(table).flatMap((acls) => acls.filter((acl) => acl.resource === 'topic').map((acl) => acl.name)))];
 
@@ -191,6 +192,28 @@ describe('Kafka access: each principal may do its own job and nothing else', () 
       expect(code).toBe(1);
       expect(output).toContain('KAFKA_SASL_USERNAME=dead-letters');
     });
+  });
+
+  it('lets every principal read its topics as soon as provisioning returns', async () => {
+    // A namespace nothing has asked about yet; each principal connected first, so it asks at once.
+    const fresh = newNamespace();
+    const freshTable = kafkaAccessTable(fresh);
+    const topicsOf = (principal: KafkaPrincipal) =>
+      freshTable[principal].filter((acl) => acl.resource === 'topic' && acl.patternType === 'literal').map((acl) => acl.name);
+    const clients = kafkaPrincipals()
+      .filter((principal) => principal !== KAFKA_ADMIN_PRINCIPAL && topicsOf(principal).length > 0)
+      .map((principal) => ({ principal, admin: as(principal).admin() }));
+    await Promise.all(clients.map(({ admin: its }) => its.connect()));
+    try {
+      // With the stacks' partitions: the broker applies the ACLs after the partitions' creation.
+      await provisionKafka(admin, fresh);
+      const answers = await Promise.all(
+        clients.map(async ({ principal, admin: its }) => `${principal}: ${await outcome(() => its.fetchTopicMetadata({ topics: topicsOf(principal) }))}`),
+      );
+      expect(answers).toEqual(clients.map(({ principal }) => `${principal}: ok`));
+    } finally {
+      await Promise.all(clients.map(({ admin: its }) => its.disconnect()));
+    }
   });
 
   it('refuses a connection with no credentials', async () => {

@@ -87,35 +87,45 @@ function onlyAlreadyExists(error: unknown): boolean {
 }
 
 /**
- * Topics created by a concurrent caller may still be electing leaders. On a cluster each answer
- * comes from whichever broker the client asks, and brokers learn of a new topic one after the
- * other, so the topics count as ready only after several answers in a row say so.
+ * What provisioning creates reaches the brokers one after the other, and each answer comes from
+ * whichever broker the client asks, so a state counts as reached only after several answers in a
+ * row say so.
  */
 const READY_ANSWERS_IN_A_ROW = 3;
 
 /**
- * Resolves once every topic exists and each partition has a leader. A service waits so for the
- * topics provisioning made; one that is missing fails the start with its name.
+ * Asks `ready` every 50 ms until it answers true several times in a row, and fails with
+ * `failure()` once `timeoutMs` has passed without that.
  */
-export async function waitForTopics(admin: Admin, topics: string[], timeoutMs = 10_000): Promise<void> {
+export async function untilReadyInARow(ready: () => Promise<boolean>, timeoutMs: number, failure: () => Error): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   let readyAnswers = 0;
   for (;;) {
-    let ready = false;
-    try {
-      const { topics: metadata } = await admin.fetchTopicMetadata({ topics });
-      ready = metadata.every(
-        (topic) => topic.partitions.length > 0 && topic.partitions.every((partition) => partition.leader >= 0),
-      );
-    } catch (error) {
-      // A broker that has not applied the creation yet does not know the topic: ask again.
-      if (!(error as { retriable?: boolean }).retriable) throw error;
-    }
-    readyAnswers = ready ? readyAnswers + 1 : 0;
+    readyAnswers = (await ready()) ? readyAnswers + 1 : 0;
     if (readyAnswers >= READY_ANSWERS_IN_A_ROW) return;
-    if (Date.now() > deadline) {
-      throw new Error(`Topics missing or without a leader: ${topics.join(', ')} (provisioning creates them: main.js kafka-provision)`);
-    }
+    if (Date.now() > deadline) throw failure();
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
+}
+
+/**
+ * Resolves once every topic exists and each partition has a leader (topics created by a
+ * concurrent caller may still be electing leaders). A service waits so for the topics
+ * provisioning made; one that is missing fails the start with its name.
+ */
+export async function waitForTopics(admin: Admin, topics: string[], timeoutMs = 10_000): Promise<void> {
+  await untilReadyInARow(
+    async () => {
+      try {
+        const { topics: metadata } = await admin.fetchTopicMetadata({ topics });
+        return metadata.every((topic) => topic.partitions.length > 0 && topic.partitions.every((partition) => partition.leader >= 0));
+      } catch (error) {
+        // A broker that has not applied the creation yet does not know the topic: ask again.
+        if (!(error as { retriable?: boolean }).retriable) throw error;
+        return false;
+      }
+    },
+    timeoutMs,
+    () => new Error(`Topics missing or without a leader: ${topics.join(', ')} (provisioning creates them: main.js kafka-provision)`),
+  );
 }
