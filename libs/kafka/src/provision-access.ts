@@ -52,8 +52,9 @@ export async function provisionKafka(admin: Admin, namespace = '', settings: Top
 
 /**
  * Resolves once the brokers answer with every entry. createAcls returns once the controller has
- * them; a broker refuses the principals until it has applied them too (0.2–0.5 s on a warm local
- * broker, 3.2 s on one just started), so a service started at once would be refused its topics.
+ * them; a broker refuses the principals until it has applied them too (0.2–0.5 s on the local
+ * broker after a namespace of 12-partition topics), so a service started at once would be refused
+ * its topics.
  */
 async function waitForAcls(admin: Admin, entries: AclEntry[], timeoutMs = 10_000): Promise<void> {
   // One question per resource pattern: the broker answers exactly the entries bound to it.
