@@ -201,7 +201,7 @@ describe('Kafka access: each principal may do its own job and nothing else', () 
     const topicsOf = (principal: KafkaPrincipal) =>
       freshTable[principal].filter((acl) => acl.resource === 'topic' && acl.patternType === 'literal').map((acl) => acl.name);
     const clients = kafkaPrincipals()
-      .filter((principal) => principal !== KAFKA_ADMIN_PRINCIPAL && topicsOf(principal).length > 0)
+      .filter((principal) => topicsOf(principal).length > 0)
       .map((principal) => ({ principal, admin: as(principal).admin() }));
     await Promise.all(clients.map(({ admin: its }) => its.connect()));
     try {
