@@ -15,6 +15,8 @@ export interface KafkaClientOptions {
   logLevel?: LogLevel;
   /** Who the client is to the broker; the process's own (kafkaSecurityFromEnv) unless given. */
   security?: KafkaSecurity;
+  /** How often a request or a connection is tried again before failing; CLIENT_RETRY unless given. */
+  retry?: RetryOptions;
 }
 
 /** A principal's SCRAM credentials and the CA the broker's certificate is checked against. */
@@ -90,6 +92,7 @@ export function createKafkaClient({
   brokers,
   logLevel = LogLevel.WARN,
   security = kafkaSecurityFromEnv(),
+  retry = CLIENT_RETRY,
 }: KafkaClientOptions): Kafka {
   return new Kafka({
     clientId,
@@ -99,7 +102,7 @@ export function createKafkaClient({
     logCreator: processLogCreator,
     connectionTimeout: 1000,
     requestTimeout: 10_000,
-    retry: CLIENT_RETRY,
+    retry,
   });
 }
 

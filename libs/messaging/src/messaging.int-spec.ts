@@ -831,6 +831,26 @@ describe('messaging (outbox relay and idempotent consumer) against PostgreSQL an
     }
   });
 
+  it('tries a broker that is down once per start attempt, so the start does not wait on it', async () => {
+    // Accepts each connection and drops it, as a broker going down does: each try is one connection.
+    let connections = 0;
+    const broker = createServer((socket) => {
+      connections += 1;
+      socket.destroy();
+    });
+    await new Promise<void>((resolve) => broker.listen(0, '127.0.0.1', resolve));
+    const { port } = broker.address() as { port: number };
+    const app = await startService('dropped', [`127.0.0.1:${port}`]);
+    try {
+      // The start has made its first attempt, and its next one is at least 200 ms away.
+      expect(connections).toBe(1);
+      await expect(app.get(KafkaReadinessCheck).check()).rejects.toThrow();
+    } finally {
+      await app.close();
+      broker.close();
+    }
+  });
+
   it('reports not ready, quickly, while the broker is unreachable', async () => {
     const app = await startService('unreachable', ['127.0.0.1:9']);
     try {

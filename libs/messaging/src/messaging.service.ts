@@ -118,7 +118,9 @@ export class MessagingService implements OnApplicationBootstrap, BeforeApplicati
   }
 
   private async start(): Promise<void> {
-    const admin = this.kafka.kafka.admin();
+    // One try per attempt: startOrRetry waits between attempts, and kafkajs's own retries of a
+    // broker that is down would hold the first one, and with it the RPC listener, for 2.5 s.
+    const admin = this.kafka.kafkaTriedOnce.admin();
     await admin.connect();
     try {
       // Created by provisioning (`main.js kafka-provision`, the chart's KafkaTopics), as the
@@ -171,7 +173,7 @@ export class MessagingService implements OnApplicationBootstrap, BeforeApplicati
    * was killed and came back, as the outbox relay's producer may.
    */
   private async askBroker(): Promise<void> {
-    const admin = this.checkAdmin ?? this.kafka.kafka.admin({ retry: { retries: 0 } });
+    const admin = this.checkAdmin ?? this.kafka.kafkaTriedOnce.admin();
     this.checkAdmin = admin;
     try {
       await admin.connect();
