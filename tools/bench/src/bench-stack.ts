@@ -39,7 +39,7 @@ export class BenchStack {
     const layout = stackLayout({ offset: 20_000, databaseSuffix: '_bench', namespace, harness: SETTINGS.FLOOR_FRONT === 'nats' });
     await deleteBenchTopics(layout);
     await dropDatabases(layout);
-    runMigrations(layout, BENCH_ENV);
+    await runMigrations(layout, BENCH_ENV);
     // The services' own output would drown the report; it is kept in tmp/ for a look afterwards.
     fs.mkdirSync(path.join(ROOT, 'tmp'), { recursive: true });
     // Summarise the profiles with `node scripts/bench.mjs cpu-profile-summary <dir>`.

@@ -83,7 +83,7 @@ export async function benchCluster() {
   clusterKafka('start', BENCH_CLUSTER_KAFKA);
   await ensureNatsAndRedis(layout);
   await dropDatabases(layout);
-  runMigrations(layout, BENCH_ENV);
+  await runMigrations(layout, BENCH_ENV);
   const output = fs.createWriteStream(path.join(ROOT, 'tmp/bench-cluster.log'));
   let running: Awaited<ReturnType<typeof startCluster>> | undefined;
   const ordersDb = new pg.Pool({ connectionString: layout.envs.orders.DATABASE_URL, max: 2 });

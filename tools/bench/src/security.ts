@@ -37,7 +37,7 @@ export async function securityCost(stack: BenchStack, category: { id: number }, 
   try {
     await ensureRedis(securedRedis);
     await ensureRedis(unsecuredRedis);
-    provisionKafka(layouts.off, BENCH_ENV);
+    await provisionKafka(layouts.off, BENCH_ENV);
     const warmed = new Set<string>();
     for (const mode of SECURITY) {
       log(`bus security ${mode}: read path and saga capacity`);

@@ -48,7 +48,7 @@ export async function runSingle(running: Running, settings: RunSettings): Promis
   const brokers = `127.0.0.1:${CHAOS_KAFKA.port}`;
   const layout = stackLayout({ offset: 25_000, databaseSuffix: '_chaos', namespace, kafkaBrokers: brokers, kafkaSecrets: kafkaSecretsDir(CHAOS_KAFKA) });
   await dropDatabases(layout);
-  runMigrations(layout, settings.extraEnv);
+  await runMigrations(layout, settings.extraEnv);
   // The stack's own NATS server (its processes are started one by one here, not by startStack).
   await ensureNats(layout.nats);
   const chaosStack = new ChaosStack(layout, { extraEnv: settings.extraEnv, output: stackLog('chaos-stack.log') });
@@ -83,7 +83,7 @@ export async function runCluster(running: Running, settings: RunSettings): Promi
   clusterKafka('start', CHAOS_CLUSTER_KAFKA);
   await ensureNatsAndRedis(layout);
   await dropDatabases(layout);
-  runMigrations(layout, settings.extraEnv);
+  await runMigrations(layout, settings.extraEnv);
   const output = stackLog('chaos-cluster.log');
   const chaosStack = new ChaosStack(layout, { extraEnv: settings.extraEnv, output });
   running.stack = chaosStack;
