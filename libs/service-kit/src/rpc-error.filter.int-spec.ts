@@ -94,7 +94,7 @@ describe('a database out of reach answers 503 SERVICE_UNAVAILABLE, not 500', () 
     try {
       await expect(probe.send('probe.query')).resolves.toEqual(unavailable);
     } finally {
-      probe.client.close();
+      await probe.client.close();
       await probe.app.close();
     }
   });
@@ -119,7 +119,7 @@ describe('a database out of reach answers 503 SERVICE_UNAVAILABLE, not 500', () 
       }
       expect(answer).toEqual({ ok: true });
     } finally {
-      probe.client.close();
+      await probe.client.close();
       await probe.app.close();
       await admin.query(`drop database if exists "${database}" with (force)`);
       await admin.end();
@@ -133,7 +133,7 @@ describe('a database out of reach answers 503 SERVICE_UNAVAILABLE, not 500', () 
         rejected: { status: 500, code: 'INTERNAL_ERROR', message: 'Internal error' },
       });
     } finally {
-      probe.client.close();
+      await probe.client.close();
       await probe.app.close();
     }
   });
