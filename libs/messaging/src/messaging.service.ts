@@ -118,8 +118,8 @@ export class MessagingService implements OnApplicationBootstrap, BeforeApplicati
   }
 
   private async start(): Promise<void> {
-    // One try per attempt: startOrRetry waits between attempts, and kafkajs's own retries of a
-    // broker that is down would hold the first one, and with it the RPC listener, for 2.5 s.
+    // One try per attempt: startOrRetry waits between attempts. kafkajs's own retries of a broker
+    // that is down would stretch each attempt by 2.5 s, and hold the HTTP server (health) for the first.
     const admin = this.kafka.kafkaTriedOnce.admin();
     await admin.connect();
     try {
